@@ -1,0 +1,6 @@
+#!/bin/sh
+# Regenerates the build system from configure.ac and Makefile.am.
+set -e
+cd "$(dirname "$0")"
+mkdir -p m4
+autoreconf -fi

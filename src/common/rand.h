@@ -1,0 +1,24 @@
+/* Randomness: the kernel's CSPRNG for secrets, and a seeded generator for
+ * reproducible tests, benchmarks and the insecure development setup. */
+#ifndef CUZK_COMMON_RAND_H
+#define CUZK_COMMON_RAND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/error.h"
+
+/* Fills buf from getrandom(2), retrying short reads and EINTR. */
+int cuzk_getrandom(void *buf, size_t len, cuzk_error *err);
+
+/* Deterministic generator (xoshiro256**, seeded through splitmix64).
+ * Not for secrets: only for tests, benchmarks and the dev setup. */
+typedef struct cuzk_rng {
+	uint64_t s[4];
+} cuzk_rng;
+
+void cuzk_rng_seed(cuzk_rng *rng, uint64_t seed);
+uint64_t cuzk_rng_next(cuzk_rng *rng);
+void cuzk_rng_bytes(cuzk_rng *rng, void *buf, size_t len);
+
+#endif
