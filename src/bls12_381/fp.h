@@ -44,5 +44,8 @@ void fp_to_be_bytes(uint8_t out[48], const fp_t *a);
 
 /* Plain-C twins of the optimised routines, for tests that compare them. */
 void fp_mul_ref(fp_t *r, const fp_t *a, const fp_t *b);
+/* The portable C Montgomery multiplication; fp_mul uses x86-64 BMI2/ADX
+ * assembly instead when the CPU has it. */
+void fp_mul_portable(fp_t *r, const fp_t *a, const fp_t *b);
 
 #endif

@@ -22,6 +22,9 @@ void fp6_mul_by_nonresidue(fp6_t *r, const fp6_t *a);   /* ·v */
 void fp6_frobenius(fp6_t *r, const fp6_t *a, unsigned power);
 int fp6_is_zero(const fp6_t *a);
 int fp6_eq(const fp6_t *a, const fp6_t *b);
+/* Sparse products for the Miller loop's lines: a·(b0 + b1·v) and a·(b1·v). */
+void fp6_mul_by_01(fp6_t *r, const fp6_t *a, const fp2_t *b0, const fp2_t *b1);
+void fp6_mul_by_1(fp6_t *r, const fp6_t *a, const fp2_t *b1);
 
 void fp12_set_one(fp12_t *r);
 int fp12_is_one(const fp12_t *a);
@@ -33,5 +36,8 @@ void fp12_conj(fp12_t *r, const fp12_t *a);
 void fp12_frobenius(fp12_t *r, const fp12_t *a, unsigned power);
 /* Squaring in the cyclotomic subgroup (after the easy part of the final exponentiation). */
 void fp12_cyclotomic_sqr(fp12_t *r, const fp12_t *a);
+/* a·(l0 + l1·v + l4·v·w): coefficients 0, 1 and 4 of the six Fp2 slots
+ * (c0.c0, c0.c1, c1.c1), the shape of a line of the M-type twist. */
+void fp12_mul_by_014(fp12_t *r, const fp12_t *a, const fp2_t *l0, const fp2_t *l1, const fp2_t *l4);
 
 #endif

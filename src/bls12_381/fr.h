@@ -54,5 +54,8 @@ void fr_to_decimal(char *buf, size_t len, const fr_t *a);
 void fr_root_of_unity(fr_t *r, unsigned log_n);
 
 void fr_mul_ref(fr_t *r, const fr_t *a, const fr_t *b);
+/* The portable C Montgomery multiplication; fr_mul uses x86-64 BMI2/ADX
+ * assembly instead when the CPU has it. */
+void fr_mul_portable(fr_t *r, const fr_t *a, const fr_t *b);
 
 #endif

@@ -19,6 +19,7 @@ typedef struct g1_jac {
 } g1_jac_t;
 
 extern const g1_aff_t G1_GENERATOR;
+extern const fp_t G1_B;            /* b = 4 of y^2 = x^3 + b */
 
 void g1_set_infinity(g1_jac_t *r);
 int g1_is_infinity(const g1_jac_t *p);

@@ -15,6 +15,7 @@ typedef struct g2_jac {
 } g2_jac_t;
 
 extern const g2_aff_t G2_GENERATOR;
+extern const fp2_t G2_B;           /* b' = 4(1 + u) */
 
 void g2_set_infinity(g2_jac_t *r);
 int g2_is_infinity(const g2_jac_t *p);
@@ -36,5 +37,7 @@ void g2_mul_fr(g2_jac_t *r, const g2_jac_t *p, const fr_t *k);
 
 int g2_aff_is_on_curve(const g2_aff_t *p);
 int g2_aff_in_subgroup(const g2_aff_t *p);
+/* The untwist-Frobenius-twist endomorphism psi (acts on G2 as x·P). */
+void g2_aff_psi(g2_aff_t *r, const g2_aff_t *p);
 
 #endif
