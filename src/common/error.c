@@ -27,6 +27,11 @@ static const char *const status_names[CUZK_E__MAX] = {
 	[CUZK_E_NOTFOUND] = "not-found",
 	[CUZK_E_PERM] = "permission",
 	[CUZK_E_VRAM] = "vram-budget",
+	[CUZK_E_PROTOCOL] = "protocol",
+	[CUZK_E_FD] = "bad-fd",
+	[CUZK_E_SEALS] = "seals",
+	[CUZK_E_SHUTDOWN] = "shutting-down",
+	[CUZK_E_INTERNAL] = "internal",
 };
 
 const char *cuzk_status_name(int code)

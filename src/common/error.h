@@ -31,6 +31,12 @@ enum cuzk_status {
 	CUZK_E_NOTFOUND = 18,
 	CUZK_E_PERM = 19,
 	CUZK_E_VRAM = 20,        /* the device budget cannot hold the job */
+	/* Daemon protocol statuses (docs/PROTOCOL.md, "Errors"). */
+	CUZK_E_PROTOCOL = 21,    /* malformed message: magic, type, length, reserved field */
+	CUZK_E_FD = 22,          /* no fd, two fds, truncated control data, not a tmpfs/hugetlbfs file */
+	CUZK_E_SEALS = 23,       /* a memfd lacks F_SEAL_SHRINK or F_SEAL_GROW */
+	CUZK_E_SHUTDOWN = 24,    /* the daemon is draining and takes no new work */
+	CUZK_E_INTERNAL = 25,    /* a bug or an unexpected failure inside the daemon */
 	CUZK_E__MAX
 };
 

@@ -38,6 +38,13 @@ int groth16_gpu_prove(groth16_gpu *gpu, const groth16_params *p, const groth16_w
 int groth16_gpu_register_host(void *ptr, size_t len, int read_only, cuzk_error *err);
 int groth16_gpu_unregister_host(void *ptr, cuzk_error *err);
 
+/* Benchmarks: a forward (coset != 0: coset forward) NTT of 2^log_m
+ * Montgomery scalars, natural order in and out, in place; the transform runs
+ * `reps` times on device-resident data and *ret_device_ms (may be NULL) is
+ * the median device time of one. */
+int groth16_gpu_ntt(groth16_gpu *gpu, fr_t *v, unsigned log_m, int coset, int reps,
+		    double *ret_device_ms, cuzk_error *err);
+
 /* VRAM figures for logs and status, in bytes. */
 int groth16_gpu_vram(groth16_gpu *gpu, size_t *ret_reserved, size_t *ret_free, size_t *ret_budget);
 

@@ -39,10 +39,15 @@ void r1cs_free(r1cs *cs);
  * file size before anything is allocated; errors name path, section and offset. */
 int r1cs_read_circom(r1cs *ret, const char *path, cuzk_error *err);
 int r1cs_write_circom(const r1cs *cs, const char *path, cuzk_error *err);
+/* The same parser over len bytes in memory (fuzzers); name is used in messages. */
+int r1cs_parse_circom_mem(r1cs *ret, const uint8_t *buf, size_t len, const char *name,
+			  cuzk_error *err);
 
 /* circom's .wtns: the full assignment z (num_inputs + num_aux values,
  * returned in Montgomery form). */
 int wtns_read(fr_t **ret_values, size_t *ret_count, const char *path, cuzk_error *err);
 int wtns_write(const fr_t *values, size_t count, const char *path, cuzk_error *err);
+int wtns_parse_mem(fr_t **ret_values, size_t *ret_count, const uint8_t *buf, size_t len,
+		   const char *name, cuzk_error *err);
 
 #endif

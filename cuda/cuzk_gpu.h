@@ -1,0 +1,127 @@
+/* The GPU backend's C boundary.  Everything behind it is CUDA C++ under
+ * cuda/; nothing else in cuzk includes a CUDA header.
+ *
+ * Every function that can fail returns 0 or the negative of a CUZK_GPU_E_*
+ * code (the same numbers as enum cuzk_status in src/common/error.h) and
+ * writes a one-line message into err (errlen bytes, may be 0).  No C++
+ * exception crosses this header.
+ *
+ * Data layouts are the host's (src/bls12_381): scalars 4 LE u64 (Montgomery
+ * x·2^256 mod r unless a flag says canonical), Fp 6 LE u64 Montgomery, affine
+ * G1 x‖y (96 B), affine G2 x.c0‖x.c1‖y.c0‖y.c1 (192 B), infinity all zero;
+ * Jacobian results X‖Y‖Z in the same field layout. */
+#ifndef CUZK_CUDA_CUZK_GPU_H
+#define CUZK_CUDA_CUZK_GPU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CUZK_GPU_E_INVAL 1
+#define CUZK_GPU_E_NOMEM 3
+#define CUZK_GPU_E_MISMATCH 12
+#define CUZK_GPU_E_UNSUPPORTED 14
+#define CUZK_GPU_E_GPU 15
+#define CUZK_GPU_E_VRAM 20
+
+typedef struct cuzk_gpu_dev cuzk_gpu_dev;
+
+/* Number of CUDA devices (0 when there is none or no driver). */
+int cuzk_gpu_device_count(void);
+
+/* Opens a device with a VRAM budget in bytes (0: $CUZK_GPU_VRAM_BUDGET_MB
+ * MiB if set, else the free memory less 1 GiB).  Builds the NTT tables.
+ * For tests, $CUZK_GPU_STREAM_BATCH=N makes every SRS streamed (never
+ * resident) in batches of N points.  Returns 0, -CUZK_GPU_E_INVAL (no such
+ * device), -CUZK_GPU_E_VRAM or -CUZK_GPU_E_GPU. */
+int cuzk_gpu_open(cuzk_gpu_dev **ret, int device, size_t vram_budget, char *err, size_t errlen);
+void cuzk_gpu_close(cuzk_gpu_dev *dev);
+
+/* Bytes reserved in the budget, free on the device, and the budget. */
+int cuzk_gpu_vram(cuzk_gpu_dev *dev, size_t *ret_reserved, size_t *ret_free, size_t *ret_budget);
+
+/* A circuit's proving parameters in host memory (affine points). */
+typedef struct cuzk_gpu_srs {
+	const void *key;              /* identity of the parameter set (its host object) */
+	size_t num_inputs;            /* public inputs including the constant 1 (= n_ic) */
+	const void *h, *l, *a, *b_g1; /* G1 arrays */
+	const void *b_g2;             /* G2 array */
+	size_t n_h, n_l, n_a, n_b_g1, n_b_g2;
+} cuzk_gpu_srs;
+
+/* Uploads the SRS once if it fits the budget together with one proof's
+ * working memory; *ret_resident says whether it did (otherwise proofs stream
+ * the points in double-buffered batches).  Idempotent per key.  Returns 0,
+ * or a negative code when the device fails. */
+int cuzk_gpu_load_srs(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, int *ret_resident, char *err,
+		      size_t errlen);
+void cuzk_gpu_unload_srs(cuzk_gpu_dev *dev, const void *key);
+
+/* One partition's witness (pointers into host memory). */
+typedef struct cuzk_gpu_witness {
+	size_t num_constraints, num_inputs, num_aux;
+	int montgomery;               /* scalars in Montgomery form, else canonical */
+	int pinned;                   /* a..aux are cudaHostRegister'ed: DMA straight from them */
+	const void *a, *b, *c;        /* num_constraints scalars each */
+	const void *input, *aux;
+	const uint64_t *a_aux_density, *b_input_density, *b_aux_density;
+} cuzk_gpu_witness;
+
+/* The five query sums of one proof, Jacobian, before r and s are mixed in. */
+typedef struct cuzk_gpu_sums {
+	uint64_t h[18], l[18], a[18], b_g1[18];   /* G1: X, Y, Z of 6 limbs */
+	uint64_t b_g2[36];                        /* G2: X, Y, Z of 12 limbs */
+} cuzk_gpu_sums;
+
+typedef struct cuzk_gpu_timings {
+	double upload_ms, ntt_ms, msm_h_ms, msm_l_ms, msm_a_ms, msm_b_g1_ms, msm_b_g2_ms, total_ms;
+} cuzk_gpu_timings;
+
+/* H by NTTs and the five MSMs for one partition.  The caller has checked that
+ * the witness matches the SRS in shape.  Thread-safe: each call takes its own
+ * working memory (reserved in the budget, waiting while other proofs hold
+ * it) and its own streams.  Returns 0, -CUZK_GPU_E_VRAM when one proof can
+ * never fit the budget, -CUZK_GPU_E_GPU, -CUZK_GPU_E_INVAL. */
+/* When the SRS is streamed, each MSM yields one partial sum per batch of
+ * points; the caller's curve code adds them (cuda/ has no host curve code).
+ * acc += part, Jacobian, host layout. */
+typedef struct cuzk_gpu_host_ops {
+	void (*g1_acc)(uint64_t acc[18], const uint64_t part[18]);
+	void (*g2_acc)(uint64_t acc[36], const uint64_t part[36]);
+} cuzk_gpu_host_ops;
+
+int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, const cuzk_gpu_witness *w,
+			const cuzk_gpu_host_ops *ops, cuzk_gpu_sums *out, cuzk_gpu_timings *t,
+			char *err, size_t errlen);
+
+/* NTTs on host data for tests and benchmarks, natural order in and out, with
+ * the conventions of src/groth16/ntt.h.  reps > 1 repeats the transform on
+ * device-resident data; *ret_ms (may be NULL) is the median device time of
+ * one transform. */
+enum cuzk_gpu_ntt_kind {
+	CUZK_GPU_NTT_FORWARD,
+	CUZK_GPU_NTT_INVERSE,
+	CUZK_GPU_NTT_COSET_FORWARD,
+	CUZK_GPU_NTT_COSET_INVERSE
+};
+int cuzk_gpu_ntt(cuzk_gpu_dev *dev, void *data, unsigned log_n, int kind, int reps, double *ret_ms,
+		 char *err, size_t errlen);
+
+/* groth16_compute_h on the device: h_out gets m-1 coefficients (Montgomery,
+ * natural order) for a, b, c of n scalars, m = 2^ceil(log2 n).  *ret_ms: the
+ * device time of the NTT part. */
+int cuzk_gpu_compute_h(cuzk_gpu_dev *dev, void *h_out, const void *a, const void *b, const void *c,
+		       size_t n, int montgomery, double *ret_ms, char *err, size_t errlen);
+
+/* Page-locks host memory for DMA (read_only: cudaHostRegisterReadOnly). */
+int cuzk_gpu_host_register(void *ptr, size_t len, int read_only, char *err, size_t errlen);
+int cuzk_gpu_host_unregister(void *ptr, char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,300 @@
+// Fp, the BLS12-381 base field, on the device: 12 little-endian 32-bit limbs in
+// Montgomery form (x·2^384 mod p), fully reduced to [0, p).  The same bytes as
+// the host's fp_t (6 LE u64), so point arrays cross the PCIe bus unchanged.
+//
+// p = 0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab
+// (381 bits, so 2p < 2^382 and sums of two reduced values never leave 12 limbs).
+//
+// Every routine is __host__ __device__: on the CPU the carry chains are
+// emulated (ff/carry.cuh), which lets tests check this exact code without a GPU.
+#ifndef CUZK_CUDA_FF_FP_CUH
+#define CUZK_CUDA_FF_FP_CUH
+
+#include <cstdint>
+
+#include "ff/carry.cuh"
+
+#ifndef CUZK_HD
+#define CUZK_HD __host__ __device__ __forceinline__
+#endif
+// Full unrolling keeps limb arrays in registers on the device; the host
+// compiler (tests only) does without.
+#ifdef __CUDA_ARCH__
+#define CUZK_UNROLL _Pragma("unroll")
+#else
+#define CUZK_UNROLL
+#endif
+
+namespace cuzk {
+
+struct fp_t {
+	uint32_t v[12];
+};
+static_assert(sizeof(fp_t) == 48, "fp_t must match the host's 6 x u64 layout");
+
+namespace fp_detail {
+
+// Limb k of p; k is a compile-time constant in every unrolled caller.
+CUZK_HD constexpr uint32_t P(int k)
+{
+	return k == 0 ? 0xffffaaabu : k == 1 ? 0xb9feffffu : k == 2 ? 0xb153ffffu
+	     : k == 3 ? 0x1eabfffeu : k == 4 ? 0xf6b0f624u : k == 5 ? 0x6730d2a0u
+	     : k == 6 ? 0xf38512bfu : k == 7 ? 0x64774b84u : k == 8 ? 0x434bacd7u
+	     : k == 9 ? 0x4b1ba7b6u : k == 10 ? 0x397fe69au : 0x1a0111eau;
+}
+// -p^-1 mod 2^32
+constexpr uint32_t PINV = 0xfffcfffdu;
+
+// Limb k of R = 2^384 mod p, the Montgomery form of 1.
+CUZK_HD constexpr uint32_t ONE(int k)
+{
+	return k == 0 ? 0x0002fffdu : k == 1 ? 0x76090000u : k == 2 ? 0xc40c0002u
+	     : k == 3 ? 0xebf4000bu : k == 4 ? 0x53c758bau : k == 5 ? 0x5f489857u
+	     : k == 6 ? 0x70525745u : k == 7 ? 0x77ce5853u : k == 8 ? 0xa256ec6du
+	     : k == 9 ? 0x5c071a97u : k == 10 ? 0xfa80e493u : 0x15f65ec3u;
+}
+
+// r = t if t < p, else t - p (t < 2p).
+CUZK_HD void reduce_once(uint32_t r[12], const uint32_t t[12])
+{
+	uint32_t d[12];
+	carry_chain c;
+	d[0] = c.sub_cc(t[0], P(0));
+CUZK_UNROLL
+	for (int j = 1; j < 12; j++)
+		d[j] = c.subc_cc(t[j], P(j));
+	uint32_t borrow = c.subc(0, 0);   // all ones when t < p
+CUZK_UNROLL
+	for (int j = 0; j < 12; j++)
+		r[j] = borrow ? t[j] : d[j];
+}
+
+// One round of Montgomery reduction on the 13-limb window t[0..12]:
+// t = (t + m·p) / 2^32 with m = t[0]·PINV, so that t[0] cancels.
+// With t < 2^416 - 2^32·p on entry nothing is lost.
+CUZK_HD void redc_round(uint32_t t[13])
+{
+	uint32_t m = t[0] * PINV;
+	carry_chain lo;
+	t[0] = lo.mad_lo_cc(m, P(0), t[0]);
+CUZK_UNROLL
+	for (int j = 1; j < 12; j++)
+		t[j] = lo.madc_lo_cc(m, P(j), t[j]);
+	t[12] = lo.addc(t[12], 0);
+	carry_chain hi;
+	t[1] = hi.mad_hi_cc(m, P(0), t[1]);
+CUZK_UNROLL
+	for (int j = 1; j < 11; j++)
+		t[j + 1] = hi.madc_hi_cc(m, P(j), t[j + 1]);
+	t[12] = hi.madc_hi(m, P(11), t[12]);
+CUZK_UNROLL
+	for (int j = 0; j < 12; j++)
+		t[j] = t[j + 1];
+	t[12] = 0;
+}
+
+} // namespace fp_detail
+
+CUZK_HD fp_t fp_zero()
+{
+	fp_t r;
+CUZK_UNROLL
+	for (int j = 0; j < 12; j++)
+		r.v[j] = 0;
+	return r;
+}
+
+CUZK_HD fp_t fp_one()
+{
+	fp_t r;
+CUZK_UNROLL
+	for (int j = 0; j < 12; j++)
+		r.v[j] = fp_detail::ONE(j);
+	return r;
+}
+
+CUZK_HD bool is_zero(const fp_t &a)
+{
+	uint32_t acc = 0;
+CUZK_UNROLL
+	for (int j = 0; j < 12; j++)
+		acc |= a.v[j];
+	return acc == 0;
+}
+
+CUZK_HD bool eq(const fp_t &a, const fp_t &b)
+{
+	uint32_t acc = 0;
+CUZK_UNROLL
+	for (int j = 0; j < 12; j++)
+		acc |= a.v[j] ^ b.v[j];
+	return acc == 0;
+}
+
+CUZK_HD fp_t add(const fp_t &a, const fp_t &b)
+{
+	uint32_t t[12];
+	carry_chain c;
+	t[0] = c.add_cc(a.v[0], b.v[0]);
+CUZK_UNROLL
+	for (int j = 1; j < 11; j++)
+		t[j] = c.addc_cc(a.v[j], b.v[j]);
+	t[11] = c.addc(a.v[11], b.v[11]);   // a + b < 2p < 2^382: no carry out
+	fp_t r;
+	fp_detail::reduce_once(r.v, t);
+	return r;
+}
+
+CUZK_HD fp_t dbl(const fp_t &a) { return add(a, a); }
+
+CUZK_HD fp_t sub(const fp_t &a, const fp_t &b)
+{
+	uint32_t t[12];
+	carry_chain c;
+	t[0] = c.sub_cc(a.v[0], b.v[0]);
+CUZK_UNROLL
+	for (int j = 1; j < 12; j++)
+		t[j] = c.subc_cc(a.v[j], b.v[j]);
+	uint32_t mask = c.subc(0, 0);   // all ones when a < b: add p back
+	fp_t r;
+	carry_chain c2;
+	r.v[0] = c2.add_cc(t[0], fp_detail::P(0) & mask);
+CUZK_UNROLL
+	for (int j = 1; j < 11; j++)
+		r.v[j] = c2.addc_cc(t[j], fp_detail::P(j) & mask);
+	r.v[11] = c2.addc(t[11], fp_detail::P(11) & mask);
+	return r;
+}
+
+CUZK_HD fp_t neg(const fp_t &a) { return sub(fp_zero(), a); }
+
+// -a when flag, else a.
+CUZK_HD fp_t cneg(const fp_t &a, bool flag) { return flag ? neg(a) : a; }
+
+// a·b·2^-384 mod p by CIOS: per limb of b, t += a·b[i] in two chains (the low
+// halves, then the high halves one limb up), then one reduction round.
+// t < 2p between rounds, so the 13-limb window always suffices.
+CUZK_HD fp_t mul(const fp_t &a, const fp_t &b)
+{
+	uint32_t t[13];
+CUZK_UNROLL
+	for (int j = 0; j < 13; j++)
+		t[j] = 0;
+CUZK_UNROLL
+	for (int i = 0; i < 12; i++) {
+		const uint32_t bi = b.v[i];
+		carry_chain lo;
+		t[0] = lo.mad_lo_cc(a.v[0], bi, t[0]);
+CUZK_UNROLL
+		for (int j = 1; j < 12; j++)
+			t[j] = lo.madc_lo_cc(a.v[j], bi, t[j]);
+		t[12] = lo.addc(t[12], 0);
+		carry_chain hi;
+		t[1] = hi.mad_hi_cc(a.v[0], bi, t[1]);
+CUZK_UNROLL
+		for (int j = 1; j < 11; j++)
+			t[j + 1] = hi.madc_hi_cc(a.v[j], bi, t[j + 1]);
+		t[12] = hi.madc_hi(a.v[11], bi, t[12]);
+		fp_detail::redc_round(t);
+	}
+	fp_t r;
+	fp_detail::reduce_once(r.v, t);
+	return r;
+}
+
+// a^2: the 66 cross products once, doubled, plus the diagonal (154 + 48
+// multiply-adds instead of 288), then Montgomery reduction of the low half
+// with the high half added at the end:
+// REDC(lo + 2^384·hi) = (lo + m·p)/2^384 + hi, which is <= p + p/8 < 2p.
+CUZK_HD fp_t sqr(const fp_t &a)
+{
+	uint32_t T[24];
+CUZK_UNROLL
+	for (int j = 0; j < 24; j++)
+		T[j] = 0;
+	// Row i adds a[i]·a[j] for j > i at limb i + j.  T[i + 12] holds at most a
+	// carry bit from the row before, so the low chain cannot overflow it.
+CUZK_UNROLL
+	for (int i = 0; i < 11; i++) {
+		carry_chain lo;
+		T[2 * i + 1] = lo.mad_lo_cc(a.v[i], a.v[i + 1], T[2 * i + 1]);
+CUZK_UNROLL
+		for (int j = i + 2; j < 12; j++)
+			T[i + j] = lo.madc_lo_cc(a.v[i], a.v[j], T[i + j]);
+		T[i + 12] = lo.addc(T[i + 12], 0);
+		carry_chain hi;
+		T[2 * i + 2] = hi.mad_hi_cc(a.v[i], a.v[i + 1], T[2 * i + 2]);
+CUZK_UNROLL
+		for (int j = i + 2; j < 12; j++)
+			T[i + j + 1] = hi.madc_hi_cc(a.v[i], a.v[j], T[i + j + 1]);
+		T[i + 13] = hi.addc(0, 0);
+	}
+	// double the cross products (T[0] is 0)
+	{
+		carry_chain c;
+		T[1] = c.add_cc(T[1], T[1]);
+CUZK_UNROLL
+		for (int j = 2; j < 23; j++)
+			T[j] = c.addc_cc(T[j], T[j]);
+		T[23] = c.addc(T[23], T[23]);
+	}
+	// add the squares a[i]^2 at limb 2i
+	{
+		carry_chain c;
+		T[0] = c.mad_lo_cc(a.v[0], a.v[0], T[0]);
+		T[1] = c.madc_hi_cc(a.v[0], a.v[0], T[1]);
+CUZK_UNROLL
+		for (int i = 1; i < 11; i++) {
+			T[2 * i] = c.madc_lo_cc(a.v[i], a.v[i], T[2 * i]);
+			T[2 * i + 1] = c.madc_hi_cc(a.v[i], a.v[i], T[2 * i + 1]);
+		}
+		T[22] = c.madc_lo_cc(a.v[11], a.v[11], T[22]);
+		T[23] = c.madc_hi(a.v[11], a.v[11], T[23]);
+	}
+	uint32_t t[13];
+CUZK_UNROLL
+	for (int j = 0; j < 12; j++)
+		t[j] = T[j];
+	t[12] = 0;
+CUZK_UNROLL
+	for (int i = 0; i < 12; i++)
+		fp_detail::redc_round(t);
+	uint32_t s[12];
+	carry_chain c;
+	s[0] = c.add_cc(t[0], T[12]);
+CUZK_UNROLL
+	for (int j = 1; j < 11; j++)
+		s[j] = c.addc_cc(t[j], T[12 + j]);
+	s[11] = c.addc(t[11], T[23]);
+	fp_t r;
+	fp_detail::reduce_once(r.v, s);
+	return r;
+}
+
+// a^e for a fixed exponent given as 12 little-endian limbs (left to right).
+CUZK_HD fp_t pow_limbs(const fp_t &a, const uint32_t e[12])
+{
+	fp_t r = fp_one();
+	for (int i = 11; i >= 0; i--)
+		for (int b = 31; b >= 0; b--) {
+			r = sqr(r);
+			if ((e[i] >> b) & 1)
+				r = mul(r, a);
+		}
+	return r;
+}
+
+// 1/a by Fermat (a^(p-2)); 0 maps to 0.  Only for set-up work (test points).
+CUZK_HD fp_t inv(const fp_t &a)
+{
+	uint32_t e[12];
+CUZK_UNROLL
+	for (int j = 0; j < 12; j++)
+		e[j] = fp_detail::P(j);
+	e[0] -= 2;   // p - 2: the low limb of p is 0xffffaaab, no borrow
+	return pow_limbs(a, e);
+}
+
+} // namespace cuzk
+
+#endif

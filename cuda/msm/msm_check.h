@@ -1,0 +1,49 @@
+/* Checks and benchmarks of the GPU MSM that make their own data on the device
+ * (cuda/msm/msm_check.cu).  Plain C, no CUDA headers needed.  curve is 1 (G1)
+ * or 2 (G2).  RETURN VALUE of each: 0, or a negative CUZK_GPU_E_* code with a
+ * one-line message in err. */
+#ifndef CUZK_CUDA_MSM_MSM_CHECK_H
+#define CUZK_CUDA_MSM_MSM_CHECK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Shapes of scalar vectors. */
+enum cuzk_msm_pattern {
+	CUZK_MSM_RANDOM = 0,    /* uniform in [0, r) */
+	CUZK_MSM_ZERO = 1,      /* all 0 */
+	CUZK_MSM_ONE = 2,       /* all 1 */
+	CUZK_MSM_WITNESS = 3,   /* ~45% 0, ~45% 1, the rest r - 1 or random: like real aux vectors */
+	CUZK_MSM_MINUS_ONE = 4, /* all r - 1 */
+	CUZK_MSM_SMALL = 5      /* random below 2^20 (many zero digits) */
+};
+
+/* Makes n points k_i·G on the device (k_i pseudo-random 64-bit, some 0 so
+ * that infinity appears among the bases), n scalars of the pattern, runs the
+ * GPU MSM and compares it with (Σ s_i·k_i mod r)·G computed on the host: a
+ * reference that shares no MSM code.  Scalars go in Montgomery form when
+ * montgomery != 0.  -CUZK_GPU_E_MISMATCH when the two differ. */
+int cuzk_msm_check(int curve, size_t n, int pattern, int montgomery, uint64_t seed, char *err, size_t errlen);
+
+/* Per-call figures of the benchmark. */
+typedef struct cuzk_msm_bench_result {
+	double best_ms, median_ms;   /* wall time of one call (host clock around it) */
+	double phase_ms[7];          /* device time: split, ones, pairs, sort, accumulate, windows, finish */
+	unsigned window_bits, windows, group;
+	size_t scratch_bytes;
+} cuzk_msm_bench_result;
+
+/* Times reps MSMs of 2^log_size random 255-bit scalars (canonical) with
+ * resident points (made on the device: up to 2^22 distinct points, tiled). */
+int cuzk_msm_bench(int curve, unsigned log_size, unsigned reps, cuzk_msm_bench_result *out, char *err,
+		   size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

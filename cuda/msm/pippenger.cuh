@@ -1,0 +1,658 @@
+// Multi-scalar multiplication Σ s_i·P_i for affine bases resident on the
+// device, generic over the curve (G1 over Fp, G2 over Fp2).
+//
+// Plan (one stream, scratch memory from the caller, no allocation and no
+// device-wide synchronisation):
+//  1. Split by scalar: zeros are dropped, ones are summed by a plain reduction,
+//     the rest ("dense", m of them) go to Pippenger.  Real witnesses are mostly
+//     0/1, so this is where most of their cost disappears.
+//  2. Pippenger with signed c-bit digits, c chosen from m.  Scalars above
+//     (r-1)/2 are replaced by r - s with the point negated, so 254 bits and
+//     ceil(255/c) windows suffice.  Windows are done in groups of G (bounded
+//     memory): each group's (bucket, point) pairs are made and radix sorted.
+//  3. Accumulation over the sorted pairs in equal chunks per thread (a thread
+//     flushes a bucket whenever the key changes), so every thread does the
+//     same number of mixed additions whatever the bucket sizes; buckets cut by
+//     a chunk border are finished by a short fix-up pass.  This is the load
+//     balance that "largest buckets first" buys, without sorting buckets by size.
+//  4. Per window, Σ d·B_d by segmented running sums; windows combined by
+//     doublings (Horner) in one thread; the result goes out as Jacobian.
+#ifndef CUZK_CUDA_MSM_PIPPENGER_CUH
+#define CUZK_CUDA_MSM_PIPPENGER_CUH
+
+#include <cstddef>
+#include <cstdint>
+
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_select.cuh>
+#include <thrust/iterator/counting_iterator.h>
+
+#include "ec/xyzz.cuh"
+#include "ff/fp2.cuh"
+#include "msm/scalar.cuh"
+#include "util/check.cuh"
+
+namespace cuzk {
+namespace msm {
+
+// ---- tunables ----------------------------------------------------------------
+
+// Windows between C_MIN and C_MAX bits.  C_MAX bounds bucket memory
+// (2^(c-1) buckets per window); above 20 the cost model gains < 2% at 2^26.
+constexpr unsigned C_MIN = 4, C_MAX = 20;
+// (bucket, point) pairs sorted at once; windows are grouped to stay below it.
+// 2^28 pairs = 2 GiB of sort buffers (keys and values, double buffered).
+constexpr size_t PAIRS_CAP = size_t(1) << 28;
+// Upper bound on accumulation threads (chunks): more than any current GPU keeps
+// resident for this kernel, so a single wave does all the work.
+constexpr size_t CHUNKS_CAP = size_t(1) << 17;
+// Buckets per running-sum segment in the window reduction.
+constexpr unsigned SEG_BUCKETS = 32;
+// Threads per block; the tree reductions keep one point per thread in shared memory.
+constexpr unsigned BLOCK = 128, RBLOCK = 64, RPER = 8;
+constexpr unsigned MAX_WINDOWS = (255 + C_MIN - 1) / C_MIN;
+static_assert(C_MAX <= 24 && C_MIN >= 2, "digits and keys are packed in 32 bits");
+static_assert((SEG_BUCKETS & (SEG_BUCKETS - 1)) == 0, "segments must divide the bucket count");
+
+// ---- plan --------------------------------------------------------------------
+
+inline unsigned bitlen(size_t m)
+{
+	unsigned k = 0;
+	while (m) {
+		k++;
+		m >>= 1;
+	}
+	return k;
+}
+
+struct plan_t {
+	unsigned c = 0, windows = 0, group = 0;   // window bits, windows, windows per sort
+	size_t buckets = 0;                        // 2^(c-1) per window
+};
+
+// Everything depends only on bitlen(m), so the worst case over m <= n is a
+// maximum over at most 29 plans.  The cost model counts mixed additions in the
+// buckets (m per window) against bucket reduction (two full additions, ~1.5
+// mixed each, per bucket per window).
+inline plan_t make_plan(unsigned k)
+{
+	double m = k ? 0.75 * double(size_t(1) << k) : 0;
+	plan_t p;
+	double best = 0;
+	for (unsigned c = C_MIN; c <= C_MAX; c++) {
+		unsigned w = (255 + c - 1) / c;
+		double cost = w * (m + 3.0 * double(size_t(1) << (c - 1)));
+		if (!p.c || cost < best) {
+			best = cost;
+			p.c = c;
+		}
+	}
+	p.windows = (255 + p.c - 1) / p.c;
+	p.buckets = size_t(1) << (p.c - 1);
+	size_t g = k >= 28 ? 1 : PAIRS_CAP >> k;   // m < 2^k, so m·g <= PAIRS_CAP
+	p.group = unsigned(g < 1 ? 1 : g > p.windows ? p.windows : g);
+	return p;
+}
+
+// Selects scalars of one kind (cub::DeviceSelect::If predicate over indices).
+struct scalar_is {
+	const uint64_t *scalars;
+	bool mont;
+	msm_scalar::kind want;
+	__device__ bool operator()(uint32_t i) const
+	{
+		uint64_t s[4];
+		return msm_scalar::load(s, scalars, i, mont) == want;
+	}
+};
+
+template <class F> struct scratch_layout {
+	size_t ones_idx, dense_idx, counts, cub_tmp, cub_bytes, keys[2], vals[2], buckets, heads, tails,
+		partials, red[2], wsums, ones_sum, result, total;
+	size_t pairs, nbuckets, nparts, nred;
+
+	explicit scratch_layout(size_t n)
+	{
+		pairs = nbuckets = nparts = nred = 0;
+		size_t sel_bytes = 0, sort_bytes = 0;
+		for (unsigned k = 1; k <= bitlen(n); k++) {
+			plan_t p = make_plan(k);
+			size_t m = k >= 64 ? n : ((size_t(1) << k) - 1 < n ? (size_t(1) << k) - 1 : n);
+			size_t e = m * p.group;
+			size_t nb = p.windows * p.buckets;
+			size_t segs = nb / SEG_BUCKETS ? nb / SEG_BUCKETS : 1;
+			pairs = e > pairs ? e : pairs;
+			nbuckets = nb > nbuckets ? nb : nbuckets;
+			nparts = segs > nparts ? segs : nparts;
+		}
+		if (nparts < CHUNKS_CAP)
+			nparts = CHUNKS_CAP;   // partials also hold the ones' per-thread sums
+		nred = (nparts + RBLOCK * RPER - 1) / (RBLOCK * RPER) + MAX_WINDOWS;
+		if (n) {
+			cub::DoubleBuffer<uint32_t> kb(nullptr, nullptr), vb(nullptr, nullptr);
+			cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, kb, vb, (int)(pairs ? pairs : 1), 0, 32);
+			thrust::counting_iterator<uint32_t> it(0);
+			cub::DeviceSelect::If(nullptr, sel_bytes, it, (uint32_t *)nullptr, (uint32_t *)nullptr,
+					      (int)n, scalar_is{nullptr, false, msm_scalar::kind::one});
+		}
+		cub_bytes = sort_bytes > sel_bytes ? sort_bytes : sel_bytes;
+		const size_t P = sizeof(xyzz_t<F>);
+		size_t off = 0;
+		auto take = [&](size_t bytes) {
+			size_t at = off;
+			off += (bytes + 255) & ~size_t(255);
+			return at;
+		};
+		ones_idx = take(4 * n);
+		dense_idx = take(4 * n);
+		counts = take(2 * sizeof(int));
+		cub_tmp = take(cub_bytes);
+		keys[0] = take(4 * pairs);
+		keys[1] = take(4 * pairs);
+		vals[0] = take(4 * pairs);
+		vals[1] = take(4 * pairs);
+		buckets = take(P * nbuckets);
+		heads = take(P * CHUNKS_CAP);
+		tails = take(P * CHUNKS_CAP);
+		partials = take(P * nparts);
+		red[0] = take(P * nred);
+		red[1] = take(P * nred);
+		wsums = take(P * MAX_WINDOWS);
+		ones_sum = take(P);
+		result = take(sizeof(jacobian_t<F>));
+		total = off;
+	}
+};
+
+// ---- device helpers ----------------------------------------------------------
+
+template <class F> __device__ __forceinline__ F field_one();
+template <> __device__ __forceinline__ fp_t field_one<fp_t>() { return fp_one(); }
+template <> __device__ __forceinline__ fp2_t field_one<fp2_t>() { return fp2_one(); }
+
+// Affine point idx from the resident array, in 16-byte read-only loads
+// (96 and 192 bytes are multiples of 16; the base pointer is checked aligned).
+template <class F> __device__ __forceinline__ affine_t<F> load_affine(const uint4 *bases, uint32_t idx)
+{
+	constexpr unsigned Q = sizeof(affine_t<F>) / 16;
+	affine_t<F> r;
+	uint32_t *w = reinterpret_cast<uint32_t *>(&r);
+	const uint4 *src = bases + size_t(idx) * Q;
+#pragma unroll
+	for (unsigned k = 0; k < Q; k++) {
+		uint4 t = __ldg(src + k);
+		w[4 * k] = t.x;
+		w[4 * k + 1] = t.y;
+		w[4 * k + 2] = t.z;
+		w[4 * k + 3] = t.w;
+	}
+	return r;
+}
+
+
+// ---- kernels -----------------------------------------------------------------
+
+// Each thread sums a contiguous run of the listed points (the ones).
+template <class F>
+__global__ void __launch_bounds__(BLOCK) sum_listed(const uint4 *bases, const uint32_t *idx, size_t count,
+						    size_t per, xyzz_t<F> *out, size_t nout)
+{
+	size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+	if (t >= nout)
+		return;
+	const F one = field_one<F>();
+	xyzz_t<F> acc;
+	set_inf(acc);
+	size_t lo = t * per, hi = lo + per < count ? lo + per : count;
+	for (size_t e = lo; e < hi; e++)
+		add_affine(acc, load_affine<F>(bases, idx[e]), false, one);
+	out[t] = acc;
+}
+
+// Signed digits of dense scalar k for windows [w0, w0 + g) as (key, value)
+// pairs at entry (w - w0)·m + k.  key = (w - w0)·2^(c-1) + |d| - 1, or the
+// sentinel g·2^(c-1) (sorted last, skipped) for a zero digit; value = point
+// index·2 + sign.
+static __global__ void __launch_bounds__(BLOCK) make_pairs(const uint64_t *scalars, bool mont, const uint32_t *dense,
+						    size_t m, unsigned c, unsigned w0, unsigned g,
+						    uint32_t *keys, uint32_t *vals)
+{
+	size_t k = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+	if (k >= m)
+		return;
+	uint32_t i = dense[k];
+	uint64_t s[4];
+	msm_scalar::load(s, scalars, i, mont);
+	uint32_t neg = msm_scalar::fold(s) ? 1 : 0;
+	const uint32_t half = 1u << (c - 1), sentinel = g << (c - 1);
+	uint32_t carry = 0;
+	for (unsigned w = 0; w < w0 + g; w++) {
+		uint32_t v = msm_scalar::bits(s, w * c, c) + carry;
+		uint32_t mag, sign;
+		if (v > half) {
+			mag = (1u << c) - v;   // digit v - 2^c < 0
+			sign = 1;
+			carry = 1;
+		} else {
+			mag = v;
+			sign = 0;
+			carry = 0;
+		}
+		if (w >= w0) {
+			size_t e = size_t(w - w0) * m + k;
+			keys[e] = mag ? ((w - w0) << (c - 1)) + mag - 1 : sentinel;
+			vals[e] = (i << 1) | (sign ^ neg);
+		}
+	}
+}
+
+// Blocks per SM the accumulation is compiled for.  G1, measured on the H200
+// at 2^26: 3 blocks (157 registers) 1096 ms of accumulation, 4 blocks (128
+// registers, 24 bytes of spills) 941 ms; unbounded, ptxas takes 237
+// registers (2 blocks).  G2 needs ~220 registers: 1 (two blocks fit).
+template <class F> struct acc_blocks {
+	static constexpr int value = 4;
+};
+template <> struct acc_blocks<fp2_t> {
+	static constexpr int value = 1;
+};
+
+// Chunk t of the sorted pairs: entries [t·per, (t+1)·per).  Complete buckets go
+// straight to their slot; a bucket continued from the chunk before goes to
+// heads[t]; a bucket that starts here and runs on goes to tails[t].
+template <class F>
+__global__ void __launch_bounds__(BLOCK, acc_blocks<F>::value) accumulate(const uint4 *bases, const uint32_t *keys, const uint32_t *vals,
+						    size_t npairs, size_t per, size_t nchunks, uint32_t nbuckets,
+						    xyzz_t<F> *buckets, xyzz_t<F> *heads, xyzz_t<F> *tails)
+{
+	size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+	if (t >= nchunks)
+		return;
+	size_t lo = t * per, hi = lo + per < npairs ? lo + per : npairs;
+	if (lo >= hi)
+		return;
+	const F one = field_one<F>();
+	const uint32_t first = keys[lo];
+	const bool continued = lo > 0 && keys[lo - 1] == first;
+	uint32_t cur = first;
+	xyzz_t<F> acc;
+	set_inf(acc);
+	for (size_t e = lo; e < hi; e++) {
+		uint32_t key = keys[e];
+		if (key >= nbuckets)
+			break;   // sentinels (zero digits) are sorted to the end
+		if (key != cur) {
+			if (cur == first && continued)
+				heads[t] = acc;
+			else
+				buckets[cur] = acc;
+			cur = key;
+			set_inf(acc);
+		}
+		uint32_t v = vals[e];
+		add_affine(acc, load_affine<F>(bases, v >> 1), v & 1, one);
+	}
+	if (cur >= nbuckets)
+		return;   // the whole chunk was sentinels
+	bool runs_on = hi < npairs && keys[hi] == cur;
+	if (cur == first && continued)
+		heads[t] = acc;
+	else if (runs_on)
+		tails[t] = acc;
+	else
+		buckets[cur] = acc;
+}
+
+// Finishes each bucket that starts in chunk t and runs on: its tail plus the
+// heads of the following chunks it covers.
+template <class F>
+__global__ void __launch_bounds__(BLOCK) fixup(const uint32_t *keys, size_t npairs, size_t per, size_t nchunks,
+					       uint32_t nbuckets, xyzz_t<F> *buckets, const xyzz_t<F> *heads,
+					       const xyzz_t<F> *tails)
+{
+	size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+	if (t >= nchunks)
+		return;
+	size_t lo = t * per, hi = lo + per < npairs ? lo + per : npairs;
+	if (lo >= hi || hi >= npairs)
+		return;
+	uint32_t last = keys[hi - 1];
+	if (last >= nbuckets || keys[hi] != last)
+		return;
+	if (keys[lo] == last && lo > 0 && keys[lo - 1] == last)
+		return;   // a middle chunk of a longer bucket: not the owner
+	xyzz_t<F> acc = tails[t];
+	for (size_t j = t + 1; j < nchunks; j++) {
+		add(acc, heads[j]);
+		size_t hj = (j + 1) * per;
+		if (hj >= npairs || keys[hj] != last)
+			break;
+	}
+	buckets[last] = acc;
+}
+
+// Thread (w, s) of g windows: segment s holds buckets [s·S, (s+1)·S) of window w
+// (bucket b stands for digit b + 1).  Running sums from the top give
+// A = Σ (b - lo + 1)·B_b and R = Σ B_b; the segment's share of Σ d·B_d is
+// A + lo·R.
+template <class F>
+__global__ void __launch_bounds__(BLOCK) window_segments(const xyzz_t<F> *buckets, uint32_t g, uint32_t nb,
+							 uint32_t seg, xyzz_t<F> *out)
+{
+	uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+	uint32_t segs = nb / seg;
+	if (t >= g * segs)
+		return;
+	uint32_t w = t / segs, s = t % segs;
+	const xyzz_t<F> *b = buckets + size_t(w) * nb;
+	uint32_t lo = s * seg;
+	xyzz_t<F> run, acc;
+	set_inf(run);
+	set_inf(acc);
+	for (uint32_t j = lo + seg; j-- > lo;) {
+		add(run, b[j]);
+		add(acc, run);
+	}
+	if (lo)
+		add(acc, mul_small(run, lo));
+	out[t] = acc;
+}
+
+// out[row·nout + blk] = Σ of in[row·cols + j] for j in block blk's columns.
+template <class F>
+__global__ void __launch_bounds__(RBLOCK) reduce_rows(const xyzz_t<F> *in, size_t cols, xyzz_t<F> *out, size_t nout)
+{
+	__shared__ xyzz_t<F> sh[RBLOCK];
+	const size_t row = blockIdx.y, blk = blockIdx.x;
+	const size_t per = RBLOCK * RPER;
+	size_t lo = blk * per, hi = lo + per < cols ? lo + per : cols;
+	xyzz_t<F> acc;
+	set_inf(acc);
+	for (size_t j = lo + threadIdx.x; j < hi; j += RBLOCK)
+		add(acc, in[row * cols + j]);
+	sh[threadIdx.x] = acc;
+	__syncthreads();
+	for (unsigned s = RBLOCK / 2; s > 0; s >>= 1) {
+		if (threadIdx.x < s) {
+			xyzz_t<F> a = sh[threadIdx.x];
+			add(a, sh[threadIdx.x + s]);
+			sh[threadIdx.x] = a;
+		}
+		__syncthreads();
+	}
+	if (threadIdx.x == 0)
+		out[row * nout + blk] = sh[0];
+}
+
+// Σ_w 2^(c·w)·S_w by Horner, plus the ones, as Jacobian.
+template <class F>
+__global__ void __launch_bounds__(1) finish(const xyzz_t<F> *wsums, unsigned windows, unsigned c, const xyzz_t<F> *ones,
+		       jacobian_t<F> *out)
+{
+	xyzz_t<F> acc;
+	set_inf(acc);
+	for (unsigned w = windows; w-- > 0;) {
+		if (!is_inf(acc))
+			for (unsigned b = 0; b < c; b++)
+				acc = dbl(acc);
+		add(acc, wsums[w]);
+	}
+	add(acc, *ones);
+	*out = to_jacobian(acc);
+}
+
+// ---- host driver -------------------------------------------------------------
+
+// Optional per-phase device times (ms), for benchmarks: events are recorded
+// between the phases and read after the final stream synchronisation.
+enum phase { PH_SPLIT, PH_ONES, PH_PAIRS, PH_SORT, PH_ACCUMULATE, PH_WINDOWS, PH_FINISH, PH_COUNT };
+struct profile_t {
+	double ms[PH_COUNT] = {};
+	unsigned c = 0, windows = 0, group = 0;
+	size_t ones = 0, dense = 0;
+};
+
+class phase_clock {
+	profile_t *prof_;
+	cudaStream_t s_;
+	cudaEvent_t ev_[2 * PH_COUNT * (MAX_WINDOWS + 1)] = {};
+	int ph_[PH_COUNT * (MAX_WINDOWS + 1)] = {};
+	unsigned n_ = 0;
+	cudaEvent_t last_ = nullptr;
+
+public:
+	phase_clock(profile_t *prof, cudaStream_t s) : prof_(prof), s_(s)
+	{
+		if (prof_) {
+			CUDA_OK(cudaEventCreate(&last_));
+			CUDA_OK(cudaEventRecord(last_, s_));
+		}
+	}
+	~phase_clock()
+	{
+		for (unsigned i = 0; i < 2 * n_; i++)
+			if (ev_[i])
+				cudaEventDestroy(ev_[i]);
+		if (last_)
+			cudaEventDestroy(last_);
+	}
+	phase_clock(const phase_clock &) = delete;
+	phase_clock &operator=(const phase_clock &) = delete;
+	// Marks the end of phase ph (which began at the previous mark).
+	void mark(phase ph)
+	{
+		if (!prof_ || n_ >= PH_COUNT * (MAX_WINDOWS + 1))
+			return;
+		cudaEvent_t e;
+		CUDA_OK(cudaEventCreate(&e));
+		CUDA_OK(cudaEventRecord(e, s_));
+		ev_[2 * n_] = last_;
+		ev_[2 * n_ + 1] = e;
+		ph_[n_++] = ph;
+		CUDA_OK(cudaEventCreate(&last_));
+		CUDA_OK(cudaEventRecord(last_, s_));
+	}
+	// After the stream has been synchronised.
+	void collect()
+	{
+		if (!prof_)
+			return;
+		for (unsigned i = 0; i < n_; i++) {
+			float ms = 0;
+			CUDA_OK(cudaEventElapsedTime(&ms, ev_[2 * i], ev_[2 * i + 1]));
+			prof_->ms[ph_[i]] += ms;
+		}
+	}
+};
+
+inline unsigned blocks_for(size_t threads, unsigned block) { return unsigned((threads + block - 1) / block); }
+
+// Sums rows × cols points into dst[row] with tree kernels, ping-ponging
+// through two scratch arrays.
+template <class F>
+void sum_rows(const xyzz_t<F> *in, size_t rows, size_t cols, xyzz_t<F> *dst, xyzz_t<F> *tmp0, xyzz_t<F> *tmp1,
+	      cudaStream_t s)
+{
+	const size_t per = RBLOCK * RPER;
+	xyzz_t<F> *tmp[2] = {tmp0, tmp1};
+	for (int lvl = 0; cols > 1; lvl ^= 1) {
+		size_t nout = (cols + per - 1) / per;
+		xyzz_t<F> *out = nout == 1 ? dst : tmp[lvl];
+		reduce_rows<F><<<dim3(unsigned(nout), unsigned(rows)), RBLOCK, 0, s>>>(in, cols, out, nout);
+		CUDA_LAUNCHED("msm reduce_rows");
+		in = out;
+		cols = nout;
+	}
+	if (cols == 1 && in != dst)
+		CUDA_OK(cudaMemcpyAsync(dst, in, rows * sizeof(xyzz_t<F>), cudaMemcpyDeviceToDevice, s));
+}
+
+// The whole MSM; throws gpu_error (caught at the C boundary).
+template <class F>
+void run(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobian_t<F> *h_out, void *d_scratch,
+	 size_t scratch_bytes, cudaStream_t s, profile_t *prof = nullptr)
+{
+	using P = xyzz_t<F>;
+	if (n > (size_t(1) << 28))
+		gpu_fail(CUZK_GPU_E_INVAL, "msm: %zu points is more than the 2^28 supported", n);
+	if (n && (!d_bases || !d_scalars || !h_out))
+		gpu_fail(CUZK_GPU_E_INVAL, "msm: null bases, scalars or output");
+	if (reinterpret_cast<uintptr_t>(d_bases) % 16 || reinterpret_cast<uintptr_t>(d_scalars) % 8)
+		gpu_fail(CUZK_GPU_E_INVAL, "msm: bases must be 16-byte and scalars 8-byte aligned");
+	if (n == 0) {
+		*h_out = jacobian_t<F>{};   // infinity: Z = 0
+		return;
+	}
+	scratch_layout<F> L(n);
+	if (!d_scratch || scratch_bytes < L.total)
+		gpu_fail(CUZK_GPU_E_INVAL, "msm: scratch of %zu bytes, %zu needed for %zu points", scratch_bytes,
+			 L.total, n);
+	char *base = static_cast<char *>(d_scratch);
+	auto at = [&](size_t off) { return static_cast<void *>(base + off); };
+	const uint4 *bases = static_cast<const uint4 *>(d_bases);
+	const uint64_t *scalars = static_cast<const uint64_t *>(d_scalars);
+	uint32_t *ones_idx = static_cast<uint32_t *>(at(L.ones_idx));
+	uint32_t *dense_idx = static_cast<uint32_t *>(at(L.dense_idx));
+	int *d_counts = static_cast<int *>(at(L.counts));
+	P *partials = static_cast<P *>(at(L.partials));
+	P *red0 = static_cast<P *>(at(L.red[0])), *red1 = static_cast<P *>(at(L.red[1]));
+	P *wsums = static_cast<P *>(at(L.wsums));
+	P *ones_sum = static_cast<P *>(at(L.ones_sum));
+	jacobian_t<F> *d_result = static_cast<jacobian_t<F> *>(at(L.result));
+
+	int dev = 0, sms = 0;
+	CUDA_OK(cudaGetDevice(&dev));
+	CUDA_OK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+	// Accumulation threads: exactly the ones the device keeps resident, one
+	// wave with equal work each (ncu showed 1.33 waves costing a tail).
+	int acc_per_sm = 0;
+	CUDA_OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&acc_per_sm, accumulate<F>, BLOCK, 0));
+	size_t acc_threads = size_t(sms) * size_t(acc_per_sm > 0 ? acc_per_sm : 1) * BLOCK;
+	if (acc_threads > CHUNKS_CAP)
+		acc_threads = CHUNKS_CAP;
+
+	phase_clock clock(prof, s);
+
+	// 1. split: indices of the ones and of the rest, in order
+	thrust::counting_iterator<uint32_t> idx(0);
+	size_t tmp_bytes = L.cub_bytes;
+	CUDA_OK(cub::DeviceSelect::If(at(L.cub_tmp), tmp_bytes, idx, ones_idx, d_counts, (int)n,
+				      scalar_is{scalars, mont, msm_scalar::kind::one}, s));
+	tmp_bytes = L.cub_bytes;
+	CUDA_OK(cub::DeviceSelect::If(at(L.cub_tmp), tmp_bytes, idx, dense_idx, d_counts + 1, (int)n,
+				      scalar_is{scalars, mont, msm_scalar::kind::other}, s));
+	int counts[2];
+	CUDA_OK(cudaMemcpyAsync(counts, d_counts, sizeof counts, cudaMemcpyDeviceToHost, s));
+	CUDA_OK(cudaStreamSynchronize(s));   // the sizes below depend on the split
+	const size_t m1 = size_t(counts[0]), m = size_t(counts[1]);
+	clock.mark(PH_SPLIT);
+
+	// 2. the ones
+	if (m1) {
+		size_t nout = m1 < size_t(sms) * BLOCK * 2 ? m1 : size_t(sms) * BLOCK * 2;
+		if (nout > CHUNKS_CAP)
+			nout = CHUNKS_CAP;
+		size_t per = (m1 + nout - 1) / nout;
+		nout = (m1 + per - 1) / per;
+		sum_listed<F><<<blocks_for(nout, BLOCK), BLOCK, 0, s>>>(bases, ones_idx, m1, per, partials, nout);
+		CUDA_LAUNCHED("msm sum_listed");
+		sum_rows<F>(partials, 1, nout, ones_sum, red0, red1, s);
+	} else {
+		CUDA_OK(cudaMemsetAsync(ones_sum, 0, sizeof(P), s));
+	}
+	clock.mark(PH_ONES);
+
+	// 3. Pippenger on the rest
+	plan_t pl = make_plan(bitlen(m));
+	unsigned windows = m ? pl.windows : 0;
+	for (unsigned w0 = 0; w0 < windows; w0 += pl.group) {
+		const unsigned g = w0 + pl.group <= windows ? pl.group : windows - w0;
+		const size_t npairs = m * g;
+		const uint32_t nb = uint32_t(g * pl.buckets);
+		uint32_t *k0 = static_cast<uint32_t *>(at(L.keys[0])), *k1 = static_cast<uint32_t *>(at(L.keys[1]));
+		uint32_t *v0 = static_cast<uint32_t *>(at(L.vals[0])), *v1 = static_cast<uint32_t *>(at(L.vals[1]));
+		make_pairs<<<blocks_for(m, BLOCK), BLOCK, 0, s>>>(scalars, mont, dense_idx, m, pl.c, w0, g, k0, v0);
+		CUDA_LAUNCHED("msm make_pairs");
+		clock.mark(PH_PAIRS);
+		cub::DoubleBuffer<uint32_t> kb(k0, k1), vb(v0, v1);
+		int end_bit = int(pl.c - 1 + bitlen(g));
+		tmp_bytes = L.cub_bytes;
+		CUDA_OK(cub::DeviceRadixSort::SortPairs(at(L.cub_tmp), tmp_bytes, kb, vb, (int)npairs, 0, end_bit, s));
+		const uint32_t *keys = kb.Current(), *vals = vb.Current();
+		clock.mark(PH_SORT);
+
+		P *buckets = static_cast<P *>(at(L.buckets)) + size_t(w0) * pl.buckets;
+		P *heads = static_cast<P *>(at(L.heads)), *tails = static_cast<P *>(at(L.tails));
+		CUDA_OK(cudaMemsetAsync(buckets, 0, size_t(nb) * sizeof(P), s));
+		size_t nchunks = acc_threads;
+		size_t per = (npairs + nchunks - 1) / nchunks;
+		nchunks = (npairs + per - 1) / per;
+		accumulate<F><<<blocks_for(nchunks, BLOCK), BLOCK, 0, s>>>(bases, keys, vals, npairs, per, nchunks, nb,
+									    buckets, heads, tails);
+		CUDA_LAUNCHED("msm accumulate");
+		fixup<F><<<blocks_for(nchunks, BLOCK), BLOCK, 0, s>>>(keys, npairs, per, nchunks, nb, buckets, heads,
+								       tails);
+		CUDA_LAUNCHED("msm fixup");
+		clock.mark(PH_ACCUMULATE);
+	}
+	// All windows' buckets are kept, so their reduction is one wide launch.
+	if (windows) {
+		const uint32_t seg = pl.buckets < SEG_BUCKETS ? uint32_t(pl.buckets) : SEG_BUCKETS;
+		const uint32_t segs = uint32_t(pl.buckets / seg);
+		window_segments<F><<<blocks_for(size_t(windows) * segs, BLOCK), BLOCK, 0, s>>>(
+			static_cast<const P *>(at(L.buckets)), windows, uint32_t(pl.buckets), seg, partials);
+		CUDA_LAUNCHED("msm window_segments");
+		sum_rows<F>(partials, windows, segs, wsums, red0, red1, s);
+		clock.mark(PH_WINDOWS);
+	}
+	finish<F><<<1, 1, 0, s>>>(wsums, windows, pl.c, ones_sum, d_result);
+	CUDA_LAUNCHED("msm finish");
+	CUDA_OK(cudaMemcpyAsync(h_out, d_result, sizeof(jacobian_t<F>), cudaMemcpyDeviceToHost, s));
+	clock.mark(PH_FINISH);
+	CUDA_OK(cudaStreamSynchronize(s));
+	clock.collect();
+	if (prof) {
+		prof->c = m ? pl.c : 0;
+		prof->windows = windows;
+		prof->group = m ? pl.group : 0;
+		prof->ones = m1;
+		prof->dense = m;
+	}
+}
+
+// The concrete drivers (msm_g1.cu, msm_g2.cu), for callers that need the
+// profile and should not instantiate the kernels again.
+void run_g1(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobian_t<fp_t> *h_out,
+	    void *d_scratch, size_t scratch_bytes, cudaStream_t s, profile_t *prof);
+void run_g2(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobian_t<fp2_t> *h_out,
+	    void *d_scratch, size_t scratch_bytes, cudaStream_t s, profile_t *prof);
+
+} // namespace msm
+} // namespace cuzk
+
+// The driver and the C entry points of one curve (name g1/g2, field F); each
+// curve's .cu file expands it once.
+#define CUZK_MSM_ENTRY_POINTS(name, F)                                                              \
+	void cuzk::msm::run_##name(const void *d_bases, const void *d_scalars, size_t n, bool mont,    \
+				   jacobian_t<F> *h_out, void *d_scratch, size_t scratch_bytes,          \
+				   cudaStream_t s, profile_t *prof)                                      \
+	{                                                                                             \
+		run<F>(d_bases, d_scalars, n, mont, h_out, d_scratch, scratch_bytes, s, prof);       \
+	}                                                                                             \
+	extern "C" size_t cuzk_msm_##name##_scratch_bytes(size_t n)                                   \
+	{                                                                                             \
+		return cuzk::msm::scratch_layout<F>(n).total;                                        \
+	}                                                                                             \
+	extern "C" int cuzk_msm_##name(const void *d_bases, const void *d_scalars, size_t n,          \
+				       int scalars_montgomery, void *h_out_jac, void *d_scratch,       \
+				       size_t scratch_bytes, cudaStream_t s, char *err, size_t errlen)  \
+	{                                                                                             \
+		return cuzk::gpu_entry(err, errlen, [&] {                                            \
+			cuzk::msm::run_##name(d_bases, d_scalars, n, scalars_montgomery != 0,          \
+					      static_cast<cuzk::jacobian_t<F> *>(h_out_jac), d_scratch, \
+					      scratch_bytes, s, nullptr);                               \
+		});                                                                                   \
+	}
+
+#endif

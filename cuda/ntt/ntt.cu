@@ -1,0 +1,400 @@
+// The NTT kernels and their launchers (layout and orders: ntt.cuh).
+#include "ntt/ntt.cuh"
+
+namespace cuzk {
+
+namespace {
+
+constexpr uint32_t TW_MASK = (1u << NTT_TW_BITS) - 1;
+
+__device__ __forceinline__ uint32_t bitrev(uint32_t x, unsigned bits)
+{
+	return bits ? __brev(x) >> (32 - bits) : 0;
+}
+
+__device__ __forceinline__ fr_t pow_from_tables(const fr_t *lo, const fr_t *hi, uint32_t e)
+{
+	return fr_mul(lo[e & TW_MASK], hi[e >> NTT_TW_BITS]);
+}
+
+__device__ __forceinline__ fr_t load_fr(const fr_t *p)
+{
+	const uint4 *q = reinterpret_cast<const uint4 *>(p);
+	uint4 x = q[0], y = q[1];
+	return fr_t{{x.x, x.y, x.z, x.w, y.x, y.y, y.z, y.w}};
+}
+
+__device__ __forceinline__ void store_fr(fr_t *p, const fr_t &v)
+{
+	uint4 *q = reinterpret_cast<uint4 *>(p);
+	q[0] = make_uint4(v.v[0], v.v[1], v.v[2], v.v[3]);
+	q[1] = make_uint4(v.v[4], v.v[5], v.v[6], v.v[7]);
+}
+
+// Shared memory holds elements word-major (word w of element e at w·E + e)
+// so that a warp touching 32 consecutive elements hits 32 banks.
+__device__ __forceinline__ fr_t sm_get(const uint32_t *sm, unsigned E, unsigned e)
+{
+	fr_t v;
+#pragma unroll
+	for (int w = 0; w < 8; w++)
+		v.v[w] = sm[w * E + e];
+	return v;
+}
+
+__device__ __forceinline__ void sm_put(uint32_t *sm, unsigned E, unsigned e, const fr_t &v)
+{
+#pragma unroll
+	for (int w = 0; w < 8; w++)
+		sm[w * E + e] = v.v[w];
+}
+
+__device__ __forceinline__ fr_t apply_scale(const ntt_scale &sc, uint32_t pos, unsigned log_n, fr_t x)
+{
+	if (sc.p_lo) {
+		uint32_t idx = sc.bitrev_index ? bitrev(pos, log_n) : pos;
+		x = fr_mul(x, pow_from_tables(sc.p_lo, sc.p_hi, idx));
+	}
+	if (sc.cst)
+		x = fr_mul(x, *sc.cst);
+	return x;
+}
+
+// ω_S^e for the sub-transform size S = 2^S_log, e < S.
+__device__ __forceinline__ fr_t boundary_twiddle(const fr_t *w_lo, const fr_t *w_hi, const fr_t *w_direct,
+						 unsigned S_log, uint32_t e)
+{
+	if (S_log <= NTT_DIRECT_LOG)
+		return w_direct[e << (NTT_DIRECT_LOG - S_log)];
+	return pow_from_tables(w_lo, w_hi, e << (NTT_LOG_MAX - S_log));
+}
+
+struct pass_args {
+	fr_t *out;
+	const fr_t *in;
+	unsigned log_n, lo, k, cols_log;
+	bool gather;                 // element at position pos comes from in[bitrev(pos)]
+	const fr_t *w_lo, *w_hi;     // ω_{2^28}^(±·) tables of the direction
+	const fr_t *w_direct;        // ω_{2^18}^(±j) of the direction
+	ntt_scale pro, epi;
+};
+
+// One pass over index bits [lo, lo+k).  DIT (bit-reversed -> natural) is the
+// exact transpose of DIF: boundary twiddle first, then the stages bottom-up
+// with x ± w·y butterflies.
+template <bool DIT>
+__global__ void __launch_bounds__(NTT_THREADS) ntt_pass(pass_args a)
+{
+	extern __shared__ uint32_t sm[];
+	const unsigned K = 1u << a.k, COLS = 1u << a.cols_log, E = K << a.cols_log;
+	uint32_t *roots = sm + 8 * E;                  // ω_K^j, j < K/2, word-major too
+	const unsigned half_k = K >> 1;
+	const unsigned rs = NTT_LOG_MAX - a.k;         // ω_K = ω_{2^28}^(2^rs)
+
+	for (unsigned j = threadIdx.x; j < half_k; j += blockDim.x)
+		sm_put(roots, half_k, j, pow_from_tables(a.w_lo, a.w_hi, j << rs));
+
+	const unsigned S_log = a.lo + a.k;             // sub-transform size 2^S_log
+	const uint32_t tiles_per_outer = 1u << (a.lo - a.cols_log);
+	const uint32_t tiles = 1u << (a.log_n - a.k - a.cols_log);
+
+	for (uint32_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+		const uint32_t ilo0 = (tile & (tiles_per_outer - 1)) << a.cols_log;
+		const uint32_t base = (tile >> (a.lo - a.cols_log)) << S_log;
+		__syncthreads();   // roots written / previous tile's stores done
+		for (unsigned e = threadIdx.x; e < E; e += blockDim.x) {
+			const unsigned c = e & (COLS - 1), p = e >> a.cols_log;
+			const uint32_t pos = base | (p << a.lo) | (ilo0 + c);
+			fr_t x = load_fr(a.in + (a.gather ? bitrev(pos, a.log_n) : pos));
+			x = apply_scale(a.pro, pos, a.log_n, x);
+			if (DIT && a.lo)
+				x = fr_mul(x, boundary_twiddle(a.w_lo, a.w_hi, a.w_direct, S_log,
+							       (ilo0 + c) * bitrev(p, a.k)));
+			sm_put(sm, E, e, x);
+		}
+		__syncthreads();
+		for (unsigned st = 0; st < a.k; st++) {
+			const unsigned t = DIT ? st : a.k - 1 - st;   // stage: pairs differ in bit t
+			const unsigned half = 1u << t;
+			for (unsigned q = threadIdx.x; q < (E >> 1); q += blockDim.x) {
+				const unsigned c = q & (COLS - 1), qq = q >> a.cols_log;
+				const unsigned j = qq & (half - 1);
+				const unsigned px = ((qq >> t) << (t + 1)) | j;
+				const unsigned ex = (px << a.cols_log) | c, ey = ex + (half << a.cols_log);
+				fr_t x = sm_get(sm, E, ex), y = sm_get(sm, E, ey);
+				// Stage 0 pairs neighbours: its twiddle is 1 for every
+				// butterfly (t is uniform in the block: no divergence).
+				if (DIT) {
+					if (t)
+						y = fr_mul(y, sm_get(roots, half_k, j << (a.k - 1 - t)));
+					sm_put(sm, E, ex, fr_add(x, y));
+					sm_put(sm, E, ey, fr_sub(x, y));
+				} else {
+					fr_t d = fr_sub(x, y);
+					if (t)
+						d = fr_mul(d, sm_get(roots, half_k, j << (a.k - 1 - t)));
+					sm_put(sm, E, ex, fr_add(x, y));
+					sm_put(sm, E, ey, d);
+				}
+			}
+			__syncthreads();
+		}
+		for (unsigned e = threadIdx.x; e < E; e += blockDim.x) {
+			const unsigned c = e & (COLS - 1), p = e >> a.cols_log;
+			const uint32_t pos = base | (p << a.lo) | (ilo0 + c);
+			fr_t x = sm_get(sm, E, e);
+			if (!DIT && a.lo)
+				x = fr_mul(x, boundary_twiddle(a.w_lo, a.w_hi, a.w_direct, S_log,
+							       (ilo0 + c) * bitrev(p, a.k)));
+			x = apply_scale(a.epi, pos, a.log_n, x);
+			store_fr(a.out + pos, x);
+		}
+	}
+}
+
+// t = (a·b - c) / Z(coset), in place in a.
+__global__ void __launch_bounds__(NTT_THREADS) h_quotient(fr_t *a, const fr_t *b, const fr_t *c,
+							  const fr_t *z_inv, uint32_t n)
+{
+	const fr_t zi = *z_inv;
+	for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+		store_fr(a + i, fr_mul(fr_sub(fr_mul(load_fr(a + i), load_fr(b + i)), load_fr(c + i)), zi));
+}
+
+__global__ void __launch_bounds__(NTT_THREADS) bit_reverse(fr_t *out, const fr_t *in, unsigned log_n)
+{
+	const uint32_t n = 1u << log_n;
+	for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+		store_fr(out + bitrev(i, log_n), load_fr(in + i));
+}
+
+// Table set-up: thread j computes base^j and base^(j·2^14) by square-and-multiply.
+__global__ void __launch_bounds__(NTT_THREADS) fill_pow_tables(fr_t *lo, fr_t *hi, fr_t base)
+{
+	const uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
+	if (j >= (1u << NTT_TW_BITS))
+		return;
+	lo[j] = fr_pow(base, j);
+	fr_t big = base;
+	for (unsigned i = 0; i < NTT_TW_BITS; i++)
+		big = fr_sqr(big);
+	hi[j] = fr_pow(big, j);
+}
+
+__global__ void __launch_bounds__(NTT_THREADS) fill_direct(fr_t *out, const fr_t *lo, const fr_t *hi)
+{
+	const uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
+	if (j < (1u << NTT_DIRECT_LOG))
+		out[j] = pow_from_tables(lo, hi, j << (NTT_LOG_MAX - NTT_DIRECT_LOG));
+}
+
+__global__ void fill_domain_consts(fr_t *inv_m, fr_t *z_inv, fr_t *r2)
+{
+	const unsigned lg = threadIdx.x;
+	if (lg > NTT_LOG_MAX)
+		return;
+	fr_t im = fr_one(), gm = fr_coset_gen(false);
+	for (unsigned i = 0; i < lg; i++) {
+		im = fr_mul(im, fr_half());
+		gm = fr_sqr(gm);
+	}
+	inv_m[lg] = im;
+	z_inv[lg] = fr_inv(fr_sub(gm, fr_one()));
+	if (lg == 0)
+		*r2 = fr_r2();
+}
+
+int grid_size()
+{
+	int dev = 0, sms = 0;
+	CUDA_OK(cudaGetDevice(&dev));
+	CUDA_OK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+	return sms;
+}
+
+// Bits per pass, top pass first, as even as possible.
+unsigned plan_passes(unsigned log_n, unsigned bits[8])
+{
+	unsigned P = (log_n + NTT_PASS_BITS - 1) / NTT_PASS_BITS;
+	for (unsigned i = 0; i < P; i++)
+		bits[i] = log_n / P + (i < log_n % P ? 1 : 0);
+	return P;
+}
+
+size_t pass_smem(unsigned k, unsigned cols_log)
+{
+	return sizeof(fr_t) * (((size_t)1 << (k + cols_log)) + ((size_t)1 << k) / 2);
+}
+
+void set_smem_limits()
+{
+	// Attributes are per device; setting them again is cheap and idempotent.
+	const int max = (int)pass_smem(NTT_PASS_BITS, NTT_TILE_LOG - NTT_PASS_BITS);
+	const int big = (int)pass_smem(NTT_TILE_LOG, 0) > max ? (int)pass_smem(NTT_TILE_LOG, 0) : max;
+	CUDA_OK(cudaFuncSetAttribute(ntt_pass<true>, cudaFuncAttributeMaxDynamicSharedMemorySize, big));
+	CUDA_OK(cudaFuncSetAttribute(ntt_pass<false>, cudaFuncAttributeMaxDynamicSharedMemorySize, big));
+}
+
+} // namespace
+
+void ntt_tables::build(vram_budget &budget, cudaStream_t s)
+{
+	const size_t T = (size_t)1 << NTT_TW_BITS;
+	const size_t D = (size_t)1 << NTT_DIRECT_LOG;
+	const size_t count = 8 * T + 2 * (NTT_LOG_MAX + 1) + 1 + 2 * D;
+	const size_t bytes = count * sizeof(fr_t);
+	if (!budget.try_reserve(bytes))
+		gpu_fail(CUZK_GPU_E_VRAM, "NTT tables need %zu KiB but the VRAM budget is %zu MiB",
+			 bytes >> 10, budget.budget() >> 20);
+	mem_ = budgeted_mem(budget, bytes, "NTT tables");
+	fr_t *p = mem_.as<fr_t>();
+	fr_t *tab[8];
+	for (int i = 0; i < 8; i++)
+		tab[i] = p + i * T;
+	const fr_t bases[4] = {fr_omega_2_28(false), fr_omega_2_28(true), fr_coset_gen(false),
+			       fr_coset_gen(true)};
+	for (int i = 0; i < 4; i++) {
+		fill_pow_tables<<<(unsigned)(T / NTT_THREADS), NTT_THREADS, 0, s>>>(tab[2 * i], tab[2 * i + 1],
+										  bases[i]);
+		CUDA_LAUNCHED("fill_pow_tables");
+	}
+	fr_t *inv_m = p + 8 * T, *z_inv = inv_m + NTT_LOG_MAX + 1, *r2 = z_inv + NTT_LOG_MAX + 1;
+	fill_domain_consts<<<1, 32, 0, s>>>(inv_m, z_inv, r2);
+	CUDA_LAUNCHED("fill_domain_consts");
+	fr_t *direct = r2 + 1;
+	for (int d = 0; d < 2; d++) {
+		fill_direct<<<(unsigned)(D / NTT_THREADS), NTT_THREADS, 0, s>>>(direct + d * D, tab[2 * d],
+										 tab[2 * d + 1]);
+		CUDA_LAUNCHED("fill_direct");
+		view_.w_direct[d] = direct + d * D;
+	}
+	for (int d = 0; d < 2; d++) {
+		view_.w_lo[d] = tab[2 * d];
+		view_.w_hi[d] = tab[2 * d + 1];
+		view_.g_lo[d] = tab[4 + 2 * d];
+		view_.g_hi[d] = tab[4 + 2 * d + 1];
+	}
+	view_.inv_m = inv_m;
+	view_.z_inv = z_inv;
+	view_.r2 = r2;
+	set_smem_limits();
+}
+
+void ntt_run(const ntt_tables_view &t, fr_t *out, const fr_t *in, unsigned log_n, ntt_dir dir,
+	     ntt_order order, const ntt_scale &pro, const ntt_scale &epi, cudaStream_t s)
+{
+	if (log_n < 1 || log_n > NTT_LOG_MAX)
+		gpu_fail(CUZK_GPU_E_INVAL, "NTT size 2^%u is outside 2^1..2^%u", log_n, NTT_LOG_MAX);
+	if ((order == ntt_order::natural_to_natural) == (in == out))
+		gpu_fail(CUZK_GPU_E_INVAL, "NTT: natural-to-natural runs out of place, the others in place");
+	unsigned bits[8];
+	const unsigned P = plan_passes(log_n, bits);
+	const bool dit = order != ntt_order::natural_to_bitrev;
+	const int d = (int)dir;
+	const int grid_cap = grid_size() * 3;   // three 64 KiB-tile blocks fit one SM
+	// DIF passes go top-down (lo decreasing); DIT passes are their reverse.
+	unsigned lo_of[8];
+	unsigned lo = log_n;
+	for (unsigned i = 0; i < P; i++) {
+		lo -= bits[i];
+		lo_of[i] = lo;
+	}
+	for (unsigned i = 0; i < P; i++) {
+		const unsigned pi = dit ? P - 1 - i : i;
+		pass_args a{};
+		a.k = bits[pi];
+		a.lo = lo_of[pi];
+		a.log_n = log_n;
+		a.cols_log = a.lo < NTT_TILE_LOG - a.k ? a.lo : NTT_TILE_LOG - a.k;
+		a.w_lo = t.w_lo[d];
+		a.w_hi = t.w_hi[d];
+		a.w_direct = t.w_direct[d];
+		a.gather = order == ntt_order::natural_to_natural && i == 0;
+		a.in = i == 0 ? in : out;
+		a.out = out;
+		if (i == 0)
+			a.pro = pro;
+		if (i == P - 1)
+			a.epi = epi;
+		const uint32_t tiles = 1u << (log_n - a.k - a.cols_log);
+		const unsigned grid = tiles < (uint32_t)grid_cap ? tiles : (unsigned)grid_cap;
+		const size_t smem = pass_smem(a.k, a.cols_log);
+		if (dit)
+			ntt_pass<true><<<grid, NTT_THREADS, smem, s>>>(a);
+		else
+			ntt_pass<false><<<grid, NTT_THREADS, smem, s>>>(a);
+		CUDA_LAUNCHED("ntt_pass");
+	}
+}
+
+void ntt_natural(const ntt_tables_view &t, fr_t *out, const fr_t *in, unsigned log_n, ntt_kind kind,
+		 cudaStream_t s)
+{
+	ntt_scale pro, epi;
+	ntt_dir dir = ntt_dir::forward;
+	switch (kind) {
+	case ntt_kind::forward:
+		break;
+	case ntt_kind::coset_forward:
+		pro.p_lo = t.g_lo[0];
+		pro.p_hi = t.g_hi[0];
+		break;
+	case ntt_kind::inverse:
+		dir = ntt_dir::inverse;
+		epi.cst = t.inv_m + log_n;
+		break;
+	case ntt_kind::coset_inverse:
+		dir = ntt_dir::inverse;
+		epi.cst = t.inv_m + log_n;
+		epi.p_lo = t.g_lo[1];
+		epi.p_hi = t.g_hi[1];
+		break;
+	}
+	// The gathering first pass reads position bitrev(p), so a prologue factor
+	// indexed by the natural coefficient uses the bit-reversed position.
+	pro.bitrev_index = true;
+	ntt_run(t, out, in, log_n, dir, ntt_order::natural_to_natural, pro, epi, s);
+}
+
+void ntt_compute_h(const ntt_tables_view &t, fr_t *a, fr_t *b, fr_t *c, unsigned log_n, bool canonical,
+		   cudaStream_t s)
+{
+	// iNTT natural -> bit-reversed; on the way out coefficient bitrev(p) is
+	// multiplied by g^bitrev(p)/m, ready for the coset NTT.
+	ntt_scale to_mont, coset_in;
+	if (canonical)
+		to_mont.cst = t.r2;
+	coset_in.cst = t.inv_m + log_n;
+	coset_in.p_lo = t.g_lo[0];
+	coset_in.p_hi = t.g_hi[0];
+	coset_in.bitrev_index = true;
+	fr_t *abc[3] = {a, b, c};
+	for (fr_t *x : abc) {
+		ntt_run(t, x, x, log_n, ntt_dir::inverse, ntt_order::natural_to_bitrev, to_mont, coset_in, s);
+		ntt_run(t, x, x, log_n, ntt_dir::forward, ntt_order::bitrev_to_natural, ntt_scale{}, ntt_scale{},
+			s);
+	}
+	const uint32_t n = 1u << log_n;
+	const unsigned blocks = n / NTT_THREADS ? n / NTT_THREADS : 1;
+	const unsigned grid = blocks < (unsigned)grid_size() * 8 ? blocks : (unsigned)grid_size() * 8;
+	h_quotient<<<grid, NTT_THREADS, 0, s>>>(a, b, c, t.z_inv + log_n, n);
+	CUDA_LAUNCHED("h_quotient");
+	// iNTT back to coefficients; coefficient bitrev(p) times g^-bitrev(p)/m.
+	ntt_scale coset_out;
+	coset_out.cst = t.inv_m + log_n;
+	coset_out.p_lo = t.g_lo[1];
+	coset_out.p_hi = t.g_hi[1];
+	coset_out.bitrev_index = true;
+	ntt_run(t, a, a, log_n, ntt_dir::inverse, ntt_order::natural_to_bitrev, ntt_scale{}, coset_out, s);
+}
+
+void ntt_bit_reverse(fr_t *out, const fr_t *in, unsigned log_n, cudaStream_t s)
+{
+	const uint32_t n = 1u << log_n;
+	const unsigned blocks = (n + NTT_THREADS - 1) / NTT_THREADS;
+	const unsigned grid = blocks < (unsigned)grid_size() * 8 ? blocks : (unsigned)grid_size() * 8;
+	bit_reverse<<<grid, NTT_THREADS, 0, s>>>(out, in, log_n);
+	CUDA_LAUNCHED("bit_reverse");
+}
+
+} // namespace cuzk

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Runs the whole cuzk test suite, as CI does (.ci/run calls this):
+#   1. installs the build and test dependencies (Debian 12, as root);
+#   2. the main build (the CUDA code too when nvcc exists) and `make check`;
+#   3. a build with -fsanitize=address,undefined and its `make check`;
+#   4. the libFuzzer targets, each for a bounded time;
+#   5. `make distcheck`;
+#   6. the Debian package, installed into a container booted with systemd,
+#      where socket activation, the sandbox, draining and the journal are
+#      checked (tests/systemd).
+# It ends with one summary line: "N passed, N failed, N skipped".
+# Environment: CUZK_FUZZ_SECONDS (default 20 per target), CUZK_SKIP="san fuzz
+# distcheck systemd" to leave steps out when iterating by hand.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+jobs=$(nproc)
+work="$root/build"
+skip=" ${CUZK_SKIP:-} "
+pass=0 fail=0 skipped=0
+failed_steps=()
+
+log() { printf '\n=== %s ===\n' "$*"; }
+count_suite() {   # adds a build's automake test-suite.log counts
+	local f=$1/test-suite.log
+	[ -f "$f" ] || return 0
+	local p f_ s e x
+	p=$(sed -n 's/^# PASS: *//p' "$f"); s=$(sed -n 's/^# SKIP: *//p' "$f")
+	f_=$(sed -n 's/^# FAIL: *//p' "$f"); e=$(sed -n 's/^# ERROR: *//p' "$f")
+	x=$(sed -n 's/^# XPASS: *//p' "$f")
+	pass=$((pass + ${p:-0})); skipped=$((skipped + ${s:-0}))
+	fail=$((fail + ${f_:-0} + ${e:-0} + ${x:-0}))
+}
+step() {          # step NAME CMD...: one pass/fail entry for a whole step
+	local name=$1; shift
+	if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); failed_steps+=("$name"); fi
+}
+show_failures() { # prints the logs of failed automake tests
+	local dir=$1
+	grep -l -E '^:test-result: (FAIL|ERROR)' $(find "$dir" -name '*.trs' 2>/dev/null) 2>/dev/null |
+	while read -r t; do echo "--- ${t%.trs}.log"; tail -n 40 "${t%.trs}.log"; done
+}
+
+log "dependencies"
+bash scripts/install-deps.sh || { echo "0 passed, 1 failed"; exit 1; }
+[ -x /usr/local/cuda/bin/nvcc ] && export PATH="$PATH:/usr/local/cuda/bin"
+
+log "autogen"
+./autogen.sh >/dev/null || { echo "0 passed, 1 failed"; exit 1; }
+
+log "main build and make check"
+rm -rf "$work/main"; mkdir -p "$work/main"
+( cd "$work/main" && ../../configure ${CUZK_CONFIGURE_FLAGS:-} >configure.out &&
+  make -j"$jobs" >make.out 2>&1 || { tail -n 60 make.out; exit 1; } ) || { echo "main build failed"; echo "$pass passed, $((fail + 1)) failed"; exit 1; }
+( cd "$work/main" && make -j"$jobs" check ) >"$work/main/check.out" 2>&1 || { show_failures "$work/main"; failed_steps+=(check); }
+grep -E '^(PASS|FAIL|SKIP|ERROR|XPASS|XFAIL):' "$work/main/check.out"
+count_suite "$work/main"
+
+if [[ $skip != *" san "* ]]; then
+	log "sanitizer build (address, undefined) and make check"
+	rm -rf "$work/san"; mkdir -p "$work/san"
+	if ( cd "$work/san" && ../../configure --without-cuda --enable-sanitizers >configure.out &&
+	     make -j"$jobs" >make.out 2>&1 ); then
+		( cd "$work/san" && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+		  CUZK_SANITIZED=1 make -j"$jobs" check ) >"$work/san/check.out" 2>&1 || { show_failures "$work/san"; failed_steps+=(san-check); }
+		grep -E '^(PASS|FAIL|SKIP|ERROR|XPASS|XFAIL):' "$work/san/check.out" | sed 's/^/san /'
+		count_suite "$work/san"
+	else
+		tail -n 40 "$work/san/make.out"; fail=$((fail + 1)); failed_steps+=(san-build)
+	fi
+fi
+
+if [[ $skip != *" fuzz "* ]]; then
+	log "fuzzing (${CUZK_FUZZ_SECONDS:-20} s per target)"
+	rm -rf "$work/fuzz"; mkdir -p "$work/fuzz"
+	step fuzz bash -c "cd '$work/fuzz' && ../../configure --without-cuda --enable-fuzz CC=clang >configure.out &&
+		make -j$jobs fuzz >make.out 2>&1 || { tail -n 40 make.out; exit 1; }
+		bash '$root/tests/fuzz/run.sh' '$work/fuzz' '${CUZK_FUZZ_SECONDS:-20}'"
+fi
+
+if [[ $skip != *" distcheck "* ]]; then
+	log "make distcheck"
+	step distcheck bash -c "cd '$work/main' && make -j$jobs distcheck DISTCHECK_CONFIGURE_FLAGS='--without-cuda' >distcheck.out 2>&1 || { tail -n 60 distcheck.out; exit 1; }"
+fi
+
+if [[ $skip != *" systemd "* ]]; then
+	log "Debian package and systemd"
+	step systemd bash "$root/tests/systemd/run.sh" "$work/deb"
+fi
+
+if [ ${#failed_steps[@]} -gt 0 ]; then echo "failed: ${failed_steps[*]}"; fi
+echo
+echo "$pass passed, $fail failed, $skipped skipped"
+[ "$fail" -eq 0 ] && [ ${#failed_steps[@]} -eq 0 ]

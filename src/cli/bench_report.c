@@ -1,0 +1,65 @@
+/* Printing benchmark results (bench_report.h). */
+#include "cli/bench_report.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <sys/utsname.h>
+#include <time.h>
+
+#include "common/parallel.h"
+
+void bench_count(struct bench_report *b, const char *name, uint64_t value)
+{
+	if (b->n_count < BENCH_MAX_COUNTS) {
+		b->count[b->n_count].name = name;
+		b->count[b->n_count++].value = value;
+	}
+}
+
+void bench_phase(struct bench_report *b, const char *name, double ms, int excluded)
+{
+	if (b->n_phase < BENCH_MAX_PHASES) {
+		b->phase[b->n_phase].name = name;
+		b->phase[b->n_phase].ms = ms;
+		b->phase[b->n_phase++].excluded = excluded;
+	}
+}
+
+void bench_report_print(const struct bench_report *b)
+{
+	printf("bench %s: backend %s, 2^%u, %u threads", b->bench, b->backend, b->log_size, cuzk_nthreads());
+	for (size_t i = 0; i < b->n_count; i++)
+		printf(", %s %" PRIu64, b->count[i].name, b->count[i].value);
+	printf("\n%-24s %12s\n", "phase", "ms");
+	for (size_t i = 0; i < b->n_phase; i++)
+		printf("%-24s %12.1f%s\n", b->phase[i].name, b->phase[i].ms,
+		       b->phase[i].excluded ? "   (not part of the proof)" : "");
+}
+
+int bench_report_json(const struct bench_report *b, const char *path, cuzk_error *err)
+{
+	FILE *f = fopen(path, "we");
+	if (!f)
+		return cuzk_fail_errno(err, errno, "%s: cannot create", path);
+	char date[32] = "";
+	time_t now = time(NULL);
+	struct tm tm;
+	if (gmtime_r(&now, &tm))
+		strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	struct utsname u;
+	const char *host = uname(&u) == 0 ? u.nodename : "";
+	fprintf(f, "{\"bench\": \"%s\", \"backend\": \"%s\", \"log_size\": %u, \"date\": \"%s\", "
+		   "\"host\": \"%s\", \"threads\": %u",
+		b->bench, b->backend, b->log_size, date, host, cuzk_nthreads());
+	for (size_t i = 0; i < b->n_count; i++)
+		fprintf(f, ", \"%s\": %" PRIu64, b->count[i].name, b->count[i].value);
+	fputs(", \"phases_ms\": {", f);
+	for (size_t i = 0; i < b->n_phase; i++)
+		fprintf(f, "%s\"%s\": %.3f", i ? ", " : "", b->phase[i].name, b->phase[i].ms);
+	fputs("}}\n", f);
+	int bad = ferror(f);
+	if (fclose(f) != 0 || bad)
+		return cuzk_fail_errno(err, errno ? errno : EIO, "%s: write", path);
+	return 0;
+}

@@ -1,0 +1,72 @@
+/* The cuzk command: one subcommand per file (cmd_*.c), dispatched by the
+ * table in main.c.  Adding a subcommand is a new cmd_NAME.c defining a
+ * `const struct cli_command cli_cmd_NAME` and one line in that table.
+ *
+ * A subcommand's run() returns 0 on success or a negative cuzk status with
+ * err filled in; main prints "cuzk NAME: <err->msg>" as the one line a
+ * failure shows, and exits 2 for usage errors (CUZK_E_INVAL), 1 otherwise. */
+#ifndef CUZK_CLI_CLI_H
+#define CUZK_CLI_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/error.h"
+
+/* One "--name ARG" (or "--name" flag) a subcommand accepts.  The parser
+ * stores the argument (or "1" for a flag) in *value; a repeated option keeps
+ * the last one. */
+struct cli_option {
+	const char *name;          /* without the leading "--" */
+	const char *arg;           /* metavariable for --help; NULL: a flag */
+	const char **value;
+	const char *help;
+};
+
+struct cli_command {
+	const char *name;
+	const char *summary;       /* one line for `cuzk --help` */
+	const char *usage;         /* the synopsis after "cuzk NAME " */
+	/* argv[0] is the subcommand's name. */
+	int (*run)(int argc, char **argv, cuzk_error *err);
+};
+
+/* Parses argv[1..argc) against opts.  Returns 0, CLI_HELP_SHOWN after
+ * printing the subcommand's help for --help/-h, or -CUZK_E_INVAL naming the
+ * unknown option, the option lacking its argument, or a stray argument. */
+#define CLI_HELP_SHOWN 1
+int cli_parse(const struct cli_command *cmd, const struct cli_option *opts, size_t n_opts,
+	      int argc, char **argv, cuzk_error *err);
+
+/* -CUZK_E_INVAL "--NAME is required" when value is NULL. */
+int cli_require(const char *name, const char *value, cuzk_error *err);
+
+/* Parses a decimal unsigned integer option value in [min, max]; an absent
+ * option (value NULL) leaves *ret as it is. */
+int cli_parse_u64(const char *name, const char *value, uint64_t min, uint64_t max, uint64_t *ret,
+		  cuzk_error *err);
+
+/* Writes len bytes to path (created or truncated, mode 0644) and checks
+ * every step, close included. */
+int cli_write_file(const char *path, const void *buf, size_t len, cuzk_error *err);
+
+/* Monotonic wall clock in milliseconds, for the timings commands print. */
+double cli_now_ms(void);
+/* CPU time (user + system, all threads) this process has used, in ms: on a
+ * shared machine it says what a run cost when wall time says how busy the
+ * machine was. */
+double cli_cpu_ms(void);
+
+extern const struct cli_command cli_cmd_setup;
+extern const struct cli_command cli_cmd_synth;
+extern const struct cli_command cli_cmd_prove;
+extern const struct cli_command cli_cmd_verify;
+extern const struct cli_command cli_cmd_gen_circuit;
+extern const struct cli_command cli_cmd_export_snarkjs;
+extern const struct cli_command cli_cmd_bench;
+extern const struct cli_command cli_cmd_submit;
+extern const struct cli_command cli_cmd_status;
+extern const struct cli_command cli_cmd_metrics;
+extern const struct cli_command cli_cmd_cancel;
+
+#endif

@@ -1,0 +1,135 @@
+/* Option parsing shared by every subcommand: long options only, as
+ * "--name ARG" or "--name=ARG", so the command lines in scripts read the same
+ * everywhere. */
+#include "cli/cli.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+static void print_help(const struct cli_command *cmd, const struct cli_option *opts, size_t n_opts)
+{
+	printf("usage: cuzk %s %s\n\n%s\n\noptions:\n", cmd->name, cmd->usage, cmd->summary);
+	for (size_t i = 0; i < n_opts; i++) {
+		char left[64];
+		snprintf(left, sizeof(left), "--%s%s%s", opts[i].name, opts[i].arg ? " " : "",
+			 opts[i].arg ? opts[i].arg : "");
+		printf("  %-30s %s\n", left, opts[i].help);
+	}
+	printf("  %-30s %s\n", "--help", "show this help");
+}
+
+static const struct cli_option *find_option(const struct cli_option *opts, size_t n_opts,
+					    const char *name, size_t name_len)
+{
+	for (size_t i = 0; i < n_opts; i++)
+		if (strlen(opts[i].name) == name_len && memcmp(opts[i].name, name, name_len) == 0)
+			return &opts[i];
+	return NULL;
+}
+
+int cli_parse(const struct cli_command *cmd, const struct cli_option *opts, size_t n_opts,
+	      int argc, char **argv, cuzk_error *err)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			print_help(cmd, opts, n_opts);
+			return CLI_HELP_SHOWN;
+		}
+		if (strncmp(a, "--", 2) != 0 || a[2] == '\0')
+			return cuzk_fail(err, CUZK_E_INVAL, "unexpected argument '%s' (see cuzk %s --help)",
+					 a, cmd->name);
+		const char *name = a + 2;
+		const char *eq = strchr(name, '=');
+		size_t name_len = eq ? (size_t)(eq - name) : strlen(name);
+		const struct cli_option *o = find_option(opts, n_opts, name, name_len);
+		if (!o)
+			return cuzk_fail(err, CUZK_E_INVAL, "unknown option '--%.*s' (see cuzk %s --help)",
+					 (int)name_len, name, cmd->name);
+		if (!o->arg) {
+			if (eq)
+				return cuzk_fail(err, CUZK_E_INVAL, "option '--%s' takes no argument", o->name);
+			*o->value = "1";
+		} else if (eq) {
+			*o->value = eq + 1;
+		} else if (i + 1 < argc) {
+			*o->value = argv[++i];
+		} else {
+			return cuzk_fail(err, CUZK_E_INVAL, "option '--%s' needs an argument %s", o->name,
+					 o->arg);
+		}
+		if (o->arg && (*o->value)[0] == '\0')
+			return cuzk_fail(err, CUZK_E_INVAL, "option '--%s' has an empty argument", o->name);
+	}
+	return 0;
+}
+
+int cli_require(const char *name, const char *value, cuzk_error *err)
+{
+	if (!value)
+		return cuzk_fail(err, CUZK_E_INVAL, "--%s is required", name);
+	return 0;
+}
+
+int cli_parse_u64(const char *name, const char *value, uint64_t min, uint64_t max, uint64_t *ret,
+		  cuzk_error *err)
+{
+	if (!value)
+		return 0;
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(value, &end, 10);
+	if (value[0] < '0' || value[0] > '9' || *end != '\0' || errno == ERANGE)
+		return cuzk_fail(err, CUZK_E_INVAL, "--%s '%s' is not a decimal number", name, value);
+	if (v < min || v > max)
+		return cuzk_fail(err, CUZK_E_INVAL, "--%s %llu is out of range [%" PRIu64 ", %" PRIu64 "]",
+				 name, v, min, max);
+	*ret = v;
+	return 0;
+}
+
+int cli_write_file(const char *path, const void *buf, size_t len, cuzk_error *err)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return cuzk_fail_errno(err, errno, "%s: cannot create", path);
+	const unsigned char *p = buf;
+	while (len > 0) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int e = errno;
+			close(fd);
+			return cuzk_fail_errno(err, e, "%s: write", path);
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	if (close(fd) < 0)
+		return cuzk_fail_errno(err, errno, "%s: close", path);
+	return 0;
+}
+
+double cli_now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+double cli_cpu_ms(void)
+{
+	struct rusage ru;
+	if (getrusage(RUSAGE_SELF, &ru) < 0)
+		return 0;
+	return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 +
+	       (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3;
+}

@@ -1,0 +1,479 @@
+/* A connection to cuzkd: the hello, request/reply exchanges on the socket,
+ * and completions from the shared ring.  One mutex per client serialises the
+ * exchanges, so replies always match the request just sent. */
+#include "client/client_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+void cuzk_client_log(cuzk_client *c, int level, const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (c->log)
+		c->log(c->log_opaque, level, line);
+	else
+		fprintf(stderr, "libcuzk: %s\n", line);
+}
+
+/* Receives one packet that must carry no fds (only the hello reply has some). */
+static int recv_plain(cuzk_client *c, size_t *ret_len, cuzk_error *err)
+{
+	unsigned nfds = 0;
+	int r = cuzk_msg_recv(c->sock, c->rx, CUZK_MSG_MAX, ret_len, NULL, 0, &nfds, err);
+	if (r < 0)
+		return cuzk_error_prefix(err, "daemon connection");
+	if (*ret_len == 0)
+		return cuzk_fail(err, CUZK_E_IO, "daemon closed the connection");
+	return 0;
+}
+
+/* Checks the REPLY in c->rx (len bytes) answering request id.  An
+ * unsolicited REPLY with id 0 is the daemon's last word before it closes the
+ * connection: report it. */
+static int check_reply(cuzk_client *c, uint64_t id, size_t len, uint64_t *ret_job_id, cuzk_error *err)
+{
+	struct cuzk_msg_reply rep;
+	int r;
+	if ((r = cuzk_msg_parse_reply(&rep, c->rx, len, err)) < 0)
+		return cuzk_error_prefix(err, "daemon reply");
+	if (rep.hdr.request_id != id && rep.hdr.request_id != 0)
+		return cuzk_fail(err, CUZK_E_PROTOCOL, "daemon replied to request %llu, expected %llu",
+				 (unsigned long long)rep.hdr.request_id, (unsigned long long)id);
+	if (rep.status != 0)
+		return cuzk_fail(err, (int)rep.status, "cuzkd: %s", rep.message);
+	if (rep.hdr.request_id != id)
+		return cuzk_fail(err, CUZK_E_PROTOCOL, "daemon sent an empty reply for request 0");
+	if (ret_job_id)
+		*ret_job_id = rep.job_id;
+	return 0;
+}
+
+static int expect_reply(cuzk_client *c, uint64_t id, uint64_t *ret_job_id, cuzk_error *err)
+{
+	size_t len;
+	int r = recv_plain(c, &len, err);
+	return r < 0 ? r : check_reply(c, id, len, ret_job_id, err);
+}
+
+/* After a reply we could not make sense of, the next packet would be read as
+ * the answer to the next request: end the conversation instead. */
+static int broken(cuzk_client *c, int r)
+{
+	if (r == -CUZK_E_PROTOCOL)
+		shutdown(c->sock, SHUT_RDWR);
+	return r;
+}
+
+static int say_hello(cuzk_client *c, const struct cuzk_connect_opts *opts, cuzk_error *err)
+{
+	struct cuzk_msg_hello hello;
+	int fds[3];
+	unsigned nfds = 0;
+	size_t len;
+
+	memset(&hello, 0, sizeof(hello));
+	cuzk_msg_init(&hello.hdr, CUZK_MSG_HELLO, sizeof(hello), c->next_id++);
+	hello.max_inflight = opts ? opts->max_inflight : 0;
+	hello.ring_slots = opts ? opts->ring_slots : 0;
+	/* A daemon that refuses the connection (too many clients, draining)
+	 * answers before our hello and closes: then the send fails, and its
+	 * reply, still queued, says why. */
+	cuzk_error send_err;
+	int sent = cuzk_msg_send(c->sock, &hello, sizeof(hello), NULL, 0, &send_err);
+	int r = cuzk_msg_recv(c->sock, c->rx, CUZK_MSG_MAX, &len, fds, 3, &nfds, err);
+	if (sent < 0 && (r < 0 || len == 0)) {
+		if (err)
+			*err = send_err;
+		return sent;
+	}
+	if (r < 0)
+		return cuzk_error_prefix(err, "hello");
+	if (len == 0)
+		return cuzk_fail(err, CUZK_E_IO, "hello: daemon closed the connection");
+
+	struct cuzk_msg_hdr hdr;
+	if ((r = cuzk_msg_parse_hdr(&hdr, c->rx, len, err)) < 0)
+		goto close_fds;
+	if (hdr.type == CUZK_MSG_REPLY) {
+		struct cuzk_msg_reply rep;
+		if ((r = cuzk_msg_parse_reply(&rep, c->rx, len, err)) == 0)
+			r = cuzk_fail(err, rep.status ? (int)rep.status : CUZK_E_PROTOCOL, "cuzkd refused hello: %s",
+				      rep.message);
+		goto close_fds;
+	}
+	if ((r = cuzk_msg_parse_hello_reply(&c->hello, c->rx, len, err)) < 0)
+		goto close_fds;
+	if (nfds != 3) {
+		r = cuzk_fail(err, CUZK_E_FD, "hello reply carried %u fds, expected 3", nfds);
+		goto close_fds;
+	}
+	c->ring_fd = fds[0];
+	c->head_fd = fds[1];
+	c->efd = fds[2];
+	/* The eventfd's file description is shared with the daemon, which
+	 * creates it non-blocking; make sure, since a blocking read under the
+	 * mutex would stall every thread. */
+	int fl = fcntl(c->efd, F_GETFL);
+	if (fl < 0 || fcntl(c->efd, F_SETFL, fl | O_NONBLOCK) < 0)
+		return cuzk_fail_errno(err, errno, "hello: the daemon's eventfd");
+	return cuzk_ring_consumer_open(&c->ring, c->ring_fd, c->head_fd, &c->hello, err);
+
+close_fds:
+	for (unsigned i = 0; i < nfds; i++)
+		close(fds[i]);
+	return r;
+}
+
+int cuzk_connect(cuzk_client **ret, const char *socket_path, const struct cuzk_connect_opts *opts,
+		 cuzk_error *err)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int r;
+
+	if (!ret || !socket_path)
+		return cuzk_fail(err, CUZK_E_INVAL, "cuzk_connect: NULL argument");
+	if (opts && (opts->reserved[0] || opts->reserved[1] || opts->reserved[2] || opts->reserved[3]))
+		return cuzk_fail(err, CUZK_E_INVAL, "cuzk_connect: reserved fields of cuzk_connect_opts are not zero");
+	if (strlen(socket_path) >= sizeof(sa.sun_path))
+		return cuzk_fail(err, CUZK_E_INVAL, "socket path %s is longer than %zu bytes", socket_path,
+				 sizeof(sa.sun_path) - 1);
+	strcpy(sa.sun_path, socket_path);
+
+	cuzk_client *c = calloc(1, sizeof(*c));
+	if (!c || !(c->rx = malloc(CUZK_MSG_MAX))) {
+		free(c);
+		return cuzk_fail(err, CUZK_E_NOMEM, "cuzk_connect: out of memory");
+	}
+	c->sock = c->efd = c->ring_fd = c->head_fd = -1;
+	c->next_id = 1;
+	if (opts) {
+		c->log = opts->log;
+		c->log_opaque = opts->log_opaque;
+	}
+	if ((r = pthread_mutex_init(&c->lock, NULL)) != 0) {
+		free(c->rx);
+		free(c);
+		return cuzk_fail_errno(err, r, "pthread_mutex_init");
+	}
+	c->sock = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	if (c->sock < 0) {
+		r = cuzk_fail_errno(err, errno, "socket(AF_UNIX, SOCK_SEQPACKET)");
+		goto fail;
+	}
+	if (connect(c->sock, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		r = cuzk_fail_errno(err, errno, "connect(%s)", socket_path);
+		goto fail;
+	}
+	if ((r = say_hello(c, opts, err)) < 0) {
+		cuzk_error_prefix(err, "%s", socket_path);
+		goto fail;
+	}
+	*ret = c;
+	return 0;
+
+fail:
+	cuzk_disconnect(c);
+	return r;
+}
+
+void cuzk_disconnect(cuzk_client *c)
+{
+	if (!c)
+		return;
+	cuzk_ring_consumer_close(&c->ring);
+	int fds[] = { c->sock, c->efd, c->ring_fd, c->head_fd };
+	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	pthread_mutex_destroy(&c->lock);
+	free(c->rx);
+	free(c);
+}
+
+void cuzk_client_limits(const cuzk_client *c, struct cuzk_limits *ret)
+{
+	memset(ret, 0, sizeof(*ret));
+	ret->max_inflight = c->hello.max_inflight;
+	ret->max_partitions = c->hello.max_partitions;
+	ret->max_witness_bytes = c->hello.max_witness_bytes;
+	ret->ring_slots = c->hello.ring_slots;
+}
+
+int cuzk_client_eventfd(const cuzk_client *c)
+{
+	return c->efd;
+}
+
+int cuzk_submit(cuzk_client *c, cuzk_buffer *b, const struct cuzk_request *req, uint64_t *ret_id,
+		uint64_t *ret_job_id, cuzk_error *err)
+{
+	struct cuzk_msg_prove m;
+	int r;
+
+	if (!c || !b || !req || !req->srs || !ret_id)
+		return cuzk_fail(err, CUZK_E_INVAL, "cuzk_submit: NULL argument");
+	if (req->reserved[0] || req->reserved[1])
+		return cuzk_fail(err, CUZK_E_INVAL, "cuzk_submit: reserved fields of cuzk_request are not zero");
+	size_t n = strlen(req->srs);
+	if (n == 0 || n > CUZK_SRS_NAME_MAX)
+		return cuzk_fail(err, CUZK_E_INVAL, "SRS name of %zu bytes (1..%u allowed)", n, CUZK_SRS_NAME_MAX);
+	if (req->priority >= CUZK_PRIORITY__COUNT)
+		return cuzk_fail(err, CUZK_E_INVAL, "priority %u not in 0..%u", req->priority,
+				 CUZK_PRIORITY__COUNT - 1);
+
+	memset(&m, 0, sizeof(m));
+	m.priority = req->priority;
+	m.flags = req->flags;
+	m.seed = (req->flags & CUZK_REQ_FIXED_RS) ? req->seed : 0;
+	memcpy(m.srs, req->srs, n);
+
+	pthread_mutex_lock(&c->lock);
+	uint64_t id = c->next_id++;
+	cuzk_msg_init(&m.hdr, CUZK_MSG_PROVE, sizeof(m), id);
+	/* Check our own message with the daemon's parser: a bad flag is the
+	 * caller's mistake and is named here, not after a round trip. */
+	struct cuzk_msg_prove checked;
+	if ((r = cuzk_msg_parse_prove(&checked, &m, sizeof(m), err)) < 0) {
+		if (err)
+			err->code = CUZK_E_INVAL;
+		r = -CUZK_E_INVAL;
+		goto out;
+	}
+	if ((r = cuzk_buffer_seal(b, err)) < 0)
+		goto out;
+	int fd = b->fd;
+	if ((r = cuzk_msg_send(c->sock, &m, sizeof(m), &fd, 1, err)) < 0)
+		goto out;
+	uint64_t job = 0;
+	if ((r = broken(c, expect_reply(c, id, &job, err))) < 0)
+		goto out;
+	*ret_id = id;
+	if (ret_job_id)
+		*ret_job_id = job;
+out:
+	pthread_mutex_unlock(&c->lock);
+	return r;
+}
+
+/* Wakes other waiters when completions remain after ours: they may have
+ * gone to sleep after we drained the eventfd. */
+static void pass_wakeup(cuzk_client *c)
+{
+	uint64_t tail = __atomic_load_n(&((const struct cuzk_ring_ctrl *)c->ring.ring)->tail, __ATOMIC_ACQUIRE);
+	uint64_t one = 1;
+	if (tail != c->ring.head && write(c->efd, &one, sizeof(one)) < 0) {
+		/* EAGAIN: the counter is already huge, so waiters wake anyway. */
+	}
+}
+
+static int poll_locked(cuzk_client *c, struct cuzk_completion *ret, cuzk_error *err)
+{
+	struct cuzk_ring_rec rec;
+	uint64_t count;
+	/* Drain before looking, so a completion written after the look leaves
+	 * the eventfd readable for the next sleep. */
+	if (read(c->efd, &count, sizeof(count)) < 0 && errno != EAGAIN)
+		return cuzk_fail_errno(err, errno, "reading the daemon's eventfd");
+	int r = cuzk_ring_pop(&c->ring, &rec, &ret->proof[0][0], err);
+	if (r <= 0)
+		return r;
+	ret->request_id = rec.request_id;
+	ret->status = (int32_t)rec.status;
+	ret->num_partitions = rec.num_partitions;
+	memcpy(ret->phase_ns, rec.phase_ns, sizeof(ret->phase_ns));
+	memcpy(ret->message, rec.message, sizeof(ret->message));
+	pass_wakeup(c);
+	return 1;
+}
+
+int cuzk_poll(cuzk_client *c, struct cuzk_completion *ret, cuzk_error *err)
+{
+	pthread_mutex_lock(&c->lock);
+	int r = poll_locked(c, ret, err);
+	pthread_mutex_unlock(&c->lock);
+	return r;
+}
+
+/* The daemon's last words on a closed connection, if it left any. */
+static int connection_lost(cuzk_client *c, cuzk_error *err)
+{
+	struct cuzk_msg_reply rep;
+	size_t len;
+	cuzk_error ignored;
+	pthread_mutex_lock(&c->lock);
+	int r = cuzk_msg_recv(c->sock, c->rx, CUZK_MSG_MAX, &len, NULL, 0, &(unsigned){ 0 }, &ignored);
+	if (r == 0 && len && cuzk_msg_parse_reply(&rep, c->rx, len, &ignored) == 0 && rep.status)
+		r = cuzk_fail(err, CUZK_E_IO, "cuzkd closed the connection: %s", rep.message);
+	else
+		r = cuzk_fail(err, CUZK_E_IO, "cuzkd closed the connection");
+	pthread_mutex_unlock(&c->lock);
+	return r;
+}
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int cuzk_wait(cuzk_client *c, struct cuzk_completion *ret, int timeout_ms, cuzk_error *err)
+{
+	/* Another thread may take the completion that woke us: the timeout
+	 * counts from the call, not from each wake-up. */
+	int64_t deadline = timeout_ms >= 0 ? now_ms() + timeout_ms : -1;
+	for (;;) {
+		int r = cuzk_poll(c, ret, err);
+		if (r != 0)
+			return r;
+		if (deadline >= 0) {
+			int64_t left = deadline - now_ms();
+			timeout_ms = left > 0 ? (int)left : 0;
+		}
+		/* The socket is watched for hang-up only: its replies belong to
+		 * whichever thread holds the mutex. */
+		struct pollfd pfd[2] = {
+			{ .fd = c->efd, .events = POLLIN },
+			{ .fd = c->sock, .events = 0 },
+		};
+		int n = poll(pfd, 2, timeout_ms);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return cuzk_fail_errno(err, errno, "poll on the daemon's eventfd");
+		if (n == 0)
+			return 0;
+		if (pfd[0].revents & POLLIN)
+			continue;
+		if (pfd[1].revents & (POLLHUP | POLLERR)) {
+			/* Completions written before the daemon went away still count. */
+			if ((r = cuzk_poll(c, ret, err)) != 0)
+				return r;
+			return connection_lost(c, err);
+		}
+	}
+}
+
+static int cancel(cuzk_client *c, uint64_t id, enum cuzk_cancel_scope scope, cuzk_error *err)
+{
+	struct cuzk_msg_cancel m;
+	memset(&m, 0, sizeof(m));
+	cuzk_msg_init(&m.hdr, CUZK_MSG_CANCEL, sizeof(m), id);
+	m.scope = (uint32_t)scope;
+	pthread_mutex_lock(&c->lock);
+	int r = cuzk_msg_send(c->sock, &m, sizeof(m), NULL, 0, err);
+	if (r == 0)
+		r = broken(c, expect_reply(c, id, NULL, err));
+	pthread_mutex_unlock(&c->lock);
+	return r;
+}
+
+int cuzk_cancel(cuzk_client *c, uint64_t request_id, cuzk_error *err)
+{
+	return cancel(c, request_id, CUZK_CANCEL_OWN, err);
+}
+
+int cuzk_cancel_job(cuzk_client *c, uint64_t job_id, cuzk_error *err)
+{
+	return cancel(c, job_id, CUZK_CANCEL_JOB, err);
+}
+
+/* Collects TEXT chunks answering tag into one malloc'd string. */
+static int recv_text(cuzk_client *c, uint64_t tag, char **ret, size_t *ret_len, cuzk_error *err)
+{
+	char *text = NULL;
+	size_t total = 0;
+	int r;
+
+	for (uint32_t seq = 0;; seq++) {
+		size_t len;
+		struct cuzk_msg_hdr hdr;
+		struct cuzk_msg_text t;
+		const void *data;
+		if ((r = recv_plain(c, &len, err)) < 0 || (r = cuzk_msg_parse_hdr(&hdr, c->rx, len, err)) < 0)
+			goto fail;
+		if (hdr.type == CUZK_MSG_REPLY) {
+			r = check_reply(c, tag, len, NULL, err);
+			if (r == 0)
+				r = cuzk_fail(err, CUZK_E_PROTOCOL, "daemon answered a text request with an empty reply");
+			goto fail;
+		}
+		if ((r = cuzk_msg_parse_text(&t, &data, c->rx, len, err)) < 0)
+			goto fail;
+		if (t.hdr.request_id != tag || t.seq != seq) {
+			r = cuzk_fail(err, CUZK_E_PROTOCOL, "text chunk %u of request %llu, expected chunk %u of %llu",
+				      t.seq, (unsigned long long)t.hdr.request_id, seq, (unsigned long long)tag);
+			goto fail;
+		}
+		if (total + t.data_len > CUZK_TEXT_MAX) {
+			r = cuzk_fail(err, CUZK_E_PROTOCOL, "text answer longer than %u bytes", CUZK_TEXT_MAX);
+			goto fail;
+		}
+		char *grown = realloc(text, total + t.data_len + 1);
+		if (!grown) {
+			r = cuzk_fail(err, CUZK_E_NOMEM, "text answer: out of memory");
+			goto fail;
+		}
+		text = grown;
+		memcpy(text + total, data, t.data_len);
+		total += t.data_len;
+		text[total] = '\0';
+		if (t.flags & CUZK_TEXT_LAST)
+			break;
+	}
+	*ret = text;
+	*ret_len = total;
+	return 0;
+fail:
+	free(text);
+	return r;
+}
+
+static int text_request(cuzk_client *c, void *msg, size_t len, char **ret, size_t *ret_len,
+			cuzk_error *err)
+{
+	struct cuzk_msg_hdr *hdr = msg;
+	if (!ret || !ret_len)
+		return cuzk_fail(err, CUZK_E_INVAL, "NULL result pointer");
+	pthread_mutex_lock(&c->lock);
+	hdr->request_id = c->next_id++;
+	int r = cuzk_msg_send(c->sock, msg, len, NULL, 0, err);
+	if (r == 0)
+		r = broken(c, recv_text(c, hdr->request_id, ret, ret_len, err));
+	pthread_mutex_unlock(&c->lock);
+	return r;
+}
+
+int cuzk_daemon_status(cuzk_client *c, enum cuzk_status_format format, char **ret, size_t *ret_len,
+		       cuzk_error *err)
+{
+	struct cuzk_msg_status m;
+	if (format != CUZK_STATUS_TEXT && format != CUZK_STATUS_JSON)
+		return cuzk_fail(err, CUZK_E_INVAL, "unknown status format %d", (int)format);
+	memset(&m, 0, sizeof(m));
+	cuzk_msg_init(&m.hdr, CUZK_MSG_STATUS, sizeof(m), 0);
+	m.format = (uint32_t)format;
+	return text_request(c, &m, sizeof(m), ret, ret_len, err);
+}
+
+int cuzk_daemon_metrics(cuzk_client *c, char **ret, size_t *ret_len, cuzk_error *err)
+{
+	struct cuzk_msg_metrics m;
+	memset(&m, 0, sizeof(m));
+	cuzk_msg_init(&m.hdr, CUZK_MSG_METRICS, sizeof(m), 0);
+	return text_request(c, &m, sizeof(m), ret, ret_len, err);
+}

@@ -1,0 +1,30 @@
+/* Which pages a witness buffer gets.  The host's state is read once into a
+ * struct so that the choice can be tested against any host (a fake root). */
+#ifndef CUZK_CLIENT_PAGES_H
+#define CUZK_CLIENT_PAGES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/error.h"
+#include "cuzk.h"
+
+struct cuzk_page_env {
+	uint64_t hugetlb_free;       /* HugePages_Free */
+	uint64_t hugetlb_size;       /* Hugepagesize in bytes, 0 if unknown */
+	char thp_shmem[16];          /* the selected word of shmem_enabled, "" if absent */
+};
+
+/* Reads <root>/proc/meminfo and <root>/sys/kernel/mm/transparent_hugepage/shmem_enabled
+ * (root "" for this host).  Missing files leave the fields zero/empty: never fails. */
+void cuzk_pages_probe(struct cuzk_page_env *ret, const char *root);
+
+/* The best page kind for a buffer of size bytes, and when it is not hugetlb
+ * the reason in reason[len] (else reason[0] = 0). */
+enum cuzk_page_kind cuzk_pages_choose(const struct cuzk_page_env *env, uint64_t size, char *reason,
+				      size_t len);
+
+/* 1 when madvise(MADV_HUGEPAGE) on shmem can give huge pages in this mode. */
+int cuzk_pages_thp_usable(const char *thp_shmem);
+
+#endif

@@ -1,0 +1,343 @@
+/* The INI configuration of cuzkd (inih).  Every key is validated where it is
+ * read so that the error can name its line. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ini.h>
+
+#include "daemon/conf.h"
+
+void cuzkd_config_defaults(struct cuzkd_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	snprintf(cfg->socket, sizeof(cfg->socket), "%s", "/run/cuzk/cuzkd.sock");
+	snprintf(cfg->srs_dir, sizeof(cfg->srs_dir), "%s", "/var/lib/cuzk/params");
+	cfg->backend = CUZKD_BACKEND_AUTO;
+	cfg->drain_timeout_ms = 60000;
+	cfg->watchdog = 1;
+	cfg->max_clients = 64;
+	cfg->max_inflight_per_client = 16;
+	cfg->max_inflight_total = 256;
+	cfg->max_pinned_bytes_per_client = 192ull << 30;
+	cfg->max_pinned_bytes_total = 512ull << 30;
+	cfg->max_witness_bytes = 192ull << 30;
+	cfg->cpu_workers = 1;
+	cfg->devices_all = 1;
+	cfg->workers_per_device = 2;
+	cfg->vram_budget = 0;
+	cfg->cache_budget = 128ull << 30;
+	cfg->log_level = CUZKD_LOG_INFO;
+}
+
+int cuzkd_parse_uint(const char *s, uint64_t max, uint64_t *ret)
+{
+	char *end;
+	unsigned long long v;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end || v > max)
+		return -1;
+	*ret = v;
+	return 0;
+}
+
+int cuzkd_parse_size(const char *s, uint64_t *ret)
+{
+	char num[32];
+	size_t n = strlen(s);
+	unsigned shift = 0;
+	uint64_t v;
+
+	if (n == 0 || n >= sizeof(num))
+		return -1;
+	memcpy(num, s, n + 1);
+	switch (num[n - 1]) {
+	case 'K': case 'k': shift = 10; break;
+	case 'M': case 'm': shift = 20; break;
+	case 'G': case 'g': shift = 30; break;
+	case 'T': case 't': shift = 40; break;
+	default: break;
+	}
+	if (shift)
+		num[n - 1] = '\0';
+	if (cuzkd_parse_uint(num, UINT64_MAX >> shift, &v))
+		return -1;
+	*ret = v << shift;
+	return 0;
+}
+
+/* "500ms", "30s", "30" (seconds), "5m". */
+static int parse_duration_ms(const char *s, uint64_t *ret)
+{
+	char num[32];
+	size_t n = strlen(s);
+	uint64_t mul = 1000, v;
+
+	if (n == 0 || n >= sizeof(num))
+		return -1;
+	memcpy(num, s, n + 1);
+	if (n > 2 && strcmp(num + n - 2, "ms") == 0) {
+		mul = 1;
+		num[n - 2] = '\0';
+	} else if (num[n - 1] == 's') {
+		num[n - 1] = '\0';
+	} else if (num[n - 1] == 'm') {
+		mul = 60000;
+		num[n - 1] = '\0';
+	}
+	if (cuzkd_parse_uint(num, UINT64_MAX / 60000, &v))
+		return -1;
+	*ret = v * mul;
+	return 0;
+}
+
+static int parse_bool(const char *s, int *ret)
+{
+	static const char *const yes[] = { "yes", "true", "on", "1" };
+	static const char *const no[] = { "no", "false", "off", "0" };
+
+	for (size_t i = 0; i < 4; i++) {
+		if (strcmp(s, yes[i]) == 0) {
+			*ret = 1;
+			return 0;
+		}
+		if (strcmp(s, no[i]) == 0) {
+			*ret = 0;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+int cuzkd_parse_backend(const char *s, enum cuzkd_backend *ret)
+{
+	if (strcmp(s, "auto") == 0)
+		*ret = CUZKD_BACKEND_AUTO;
+	else if (strcmp(s, "cpu") == 0)
+		*ret = CUZKD_BACKEND_CPU;
+	else if (strcmp(s, "gpu") == 0)
+		*ret = CUZKD_BACKEND_GPU;
+	else
+		return -1;
+	return 0;
+}
+
+const char *cuzkd_backend_name(enum cuzkd_backend b)
+{
+	switch (b) {
+	case CUZKD_BACKEND_CPU: return "cpu";
+	case CUZKD_BACKEND_GPU: return "gpu";
+	default: return "auto";
+	}
+}
+
+static const char *const level_names[] = {
+	[CUZKD_LOG_ERR] = "err", [CUZKD_LOG_WARNING] = "warning", [CUZKD_LOG_NOTICE] = "notice",
+	[CUZKD_LOG_INFO] = "info", [CUZKD_LOG_DEBUG] = "debug",
+};
+
+static int parse_level(const char *s, enum cuzkd_log_level *ret)
+{
+	for (int l = CUZKD_LOG_ERR; l <= CUZKD_LOG_DEBUG; l++) {
+		if (strcmp(s, level_names[l]) == 0) {
+			*ret = (enum cuzkd_log_level)l;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* Splits a whitespace/comma separated list in place; calls fn per word. */
+typedef int (*word_fn)(struct cuzkd_config *cfg, const char *word);
+
+static int for_each_word(struct cuzkd_config *cfg, const char *value, word_fn fn)
+{
+	char buf[1024];
+	char *save = NULL;
+	size_t n = strlen(value);
+
+	if (n >= sizeof(buf))
+		return -1;
+	memcpy(buf, value, n + 1);
+	for (char *w = strtok_r(buf, " \t,", &save); w; w = strtok_r(NULL, " \t,", &save)) {
+		if (fn(cfg, w))
+			return -1;
+	}
+	return 0;
+}
+
+static int add_device(struct cuzkd_config *cfg, const char *word)
+{
+	uint64_t v;
+
+	if (cfg->n_devices >= CUZKD_MAX_DEVICES || cuzkd_parse_uint(word, 1023, &v))
+		return -1;
+	for (uint32_t i = 0; i < cfg->n_devices; i++)
+		if (cfg->devices[i] == (int)v)
+			return -1;
+	cfg->devices[cfg->n_devices++] = (int)v;
+	return 0;
+}
+
+static int add_preload(struct cuzkd_config *cfg, const char *word)
+{
+	if (cfg->n_preload >= CUZKD_MAX_PRELOAD || strlen(word) > CUZKD_SRS_NAME_MAX)
+		return -1;
+	snprintf(cfg->preload[cfg->n_preload++], CUZKD_SRS_NAME_MAX + 1, "%s", word);
+	return 0;
+}
+
+struct parse_state {
+	struct cuzkd_config *cfg;
+	char msg[CUZK_ERRMSG_MAX];   /* first error, without the file:line prefix */
+};
+
+enum key_kind { K_PATH, K_BACKEND, K_DURATION, K_BOOL, K_COUNT, K_SIZE, K_DEVICES, K_PRELOAD, K_LEVEL };
+
+struct key_def {
+	const char *section, *name;
+	enum key_kind kind;
+	size_t off;
+	const char *expect;          /* for messages: what a good value looks like */
+};
+
+#define OFF(f) offsetof(struct cuzkd_config, f)
+static const struct key_def keys[] = {
+	{ "daemon", "socket", K_PATH, OFF(socket), "an absolute path" },
+	{ "daemon", "srs_dir", K_PATH, OFF(srs_dir), "an absolute path" },
+	{ "daemon", "backend", K_BACKEND, OFF(backend), "cpu, gpu or auto" },
+	{ "daemon", "drain_timeout", K_DURATION, OFF(drain_timeout_ms), "a duration like 60s, 500ms or 5m" },
+	{ "daemon", "watchdog", K_BOOL, OFF(watchdog), "yes or no" },
+	{ "limits", "max_clients", K_COUNT, OFF(max_clients), "an integer 1..65536" },
+	{ "limits", "max_inflight_per_client", K_COUNT, OFF(max_inflight_per_client), "an integer 1..65536" },
+	{ "limits", "max_inflight_total", K_COUNT, OFF(max_inflight_total), "an integer 1..65536" },
+	{ "limits", "max_pinned_bytes_per_client", K_SIZE, OFF(max_pinned_bytes_per_client), "a size like 64G" },
+	{ "limits", "max_pinned_bytes_total", K_SIZE, OFF(max_pinned_bytes_total), "a size like 512G" },
+	{ "limits", "max_witness_bytes", K_SIZE, OFF(max_witness_bytes), "a size like 192G" },
+	{ "engine", "cpu_workers", K_COUNT, OFF(cpu_workers), "an integer 1..65536" },
+	{ "engine", "devices", K_DEVICES, 0, "all, or a list of device numbers" },
+	{ "engine", "workers_per_device", K_COUNT, OFF(workers_per_device), "an integer 1..65536" },
+	{ "engine", "vram_budget", K_SIZE, OFF(vram_budget), "a size like 80G, or 0 for all free memory" },
+	{ "srs", "cache_budget", K_SIZE, OFF(cache_budget), "a size like 128G" },
+	{ "srs", "preload", K_PRELOAD, 0, "a list of SRS file names" },
+	{ "log", "level", K_LEVEL, OFF(log_level), "err, warning, notice, info or debug" },
+};
+#undef OFF
+
+static int set_value(struct cuzkd_config *cfg, const struct key_def *k, const char *value)
+{
+	char *field = (char *)cfg + k->off;
+	uint64_t v;
+
+	switch (k->kind) {
+	case K_PATH:
+		if (value[0] != '/' || strlen(value) >= CUZKD_PATH_MAX)
+			return -1;
+		memcpy(field, value, strlen(value) + 1);
+		return 0;
+	case K_BACKEND:
+		return cuzkd_parse_backend(value, (enum cuzkd_backend *)field);
+	case K_DURATION:
+		return parse_duration_ms(value, (uint64_t *)field);
+	case K_BOOL:
+		return parse_bool(value, (int *)field);
+	case K_COUNT:
+		if (cuzkd_parse_uint(value, 65536, &v) || v == 0)
+			return -1;
+		*(uint32_t *)field = (uint32_t)v;
+		return 0;
+	case K_SIZE:
+		return cuzkd_parse_size(value, (uint64_t *)field);
+	case K_DEVICES:
+		cfg->n_devices = 0;
+		cfg->devices_all = strcmp(value, "all") == 0;
+		if (cfg->devices_all)
+			return 0;
+		return for_each_word(cfg, value, add_device) || cfg->n_devices == 0 ? -1 : 0;
+	case K_PRELOAD:
+		cfg->n_preload = 0;
+		return for_each_word(cfg, value, add_preload);
+	case K_LEVEL:
+		return parse_level(value, (enum cuzkd_log_level *)field);
+	}
+	return -1;
+}
+
+static int on_key(void *user, const char *section, const char *name, const char *value)
+{
+	struct parse_state *st = user;
+	int known_section = 0;
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		if (strcmp(keys[i].section, section) != 0)
+			continue;
+		known_section = 1;
+		if (strcmp(keys[i].name, name) != 0)
+			continue;
+		if (set_value(st->cfg, &keys[i], value) == 0)
+			return 1;
+		if (!st->msg[0])
+			snprintf(st->msg, sizeof(st->msg), "bad value '%.64s' for %s in [%s]: expected %s",
+				 value, name, section, keys[i].expect);
+		return 0;
+	}
+	if (!st->msg[0]) {
+		if (!known_section)
+			snprintf(st->msg, sizeof(st->msg), "unknown section [%.64s]", section);
+		else
+			snprintf(st->msg, sizeof(st->msg), "unknown key '%.64s' in [%s]", name, section);
+	}
+	return 0;
+}
+
+int cuzkd_config_load(struct cuzkd_config *cfg, const char *path, int missing_ok, cuzk_error *err)
+{
+	struct parse_state st = { .cfg = cfg };
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	FILE *f = fopen(path, "re");
+	int line;
+
+	if (!f) {
+		if (errno == ENOENT && missing_ok)
+			return 0;
+		return cuzk_fail_errno(err, errno, "%s", path);
+	}
+	line = ini_parse_file(f, on_key, &st);
+	fclose(f);
+	if (line == 0)
+		return 0;
+	if (line < 0)
+		return cuzk_fail(err, CUZK_E_NOMEM, "%s: cannot parse (out of memory)", path);
+	if (!st.msg[0])   /* inih's own syntax error: no '=' or an unterminated section */
+		snprintf(st.msg, sizeof(st.msg), "syntax error (expected 'key = value' or '[section]')");
+	return cuzk_fail(err, CUZK_E_INVAL, "%s:%d: %s", base, line, st.msg);
+}
+
+void cuzkd_config_print(const struct cuzkd_config *c, FILE *out)
+{
+	fprintf(out, "[daemon]\nsocket = %s\nsrs_dir = %s\nbackend = %s\ndrain_timeout = %" PRIu64 "ms\n"
+		     "watchdog = %s\n\n",
+		c->socket, c->srs_dir, cuzkd_backend_name(c->backend), c->drain_timeout_ms,
+		c->watchdog ? "yes" : "no");
+	fprintf(out, "[limits]\nmax_clients = %u\nmax_inflight_per_client = %u\nmax_inflight_total = %u\n"
+		     "max_pinned_bytes_per_client = %" PRIu64 "\nmax_pinned_bytes_total = %" PRIu64 "\n"
+		     "max_witness_bytes = %" PRIu64 "\n\n",
+		c->max_clients, c->max_inflight_per_client, c->max_inflight_total,
+		c->max_pinned_bytes_per_client, c->max_pinned_bytes_total, c->max_witness_bytes);
+	fprintf(out, "[engine]\ncpu_workers = %u\ndevices =", c->cpu_workers);
+	if (c->devices_all)
+		fprintf(out, " all");
+	for (uint32_t i = 0; i < c->n_devices; i++)
+		fprintf(out, " %d", c->devices[i]);
+	fprintf(out, "\nworkers_per_device = %u\nvram_budget = %" PRIu64 "\n\n[srs]\ncache_budget = %" PRIu64
+		     "\npreload =", c->workers_per_device, c->vram_budget, c->cache_budget);
+	for (uint32_t i = 0; i < c->n_preload; i++)
+		fprintf(out, " %s", c->preload[i]);
+	fprintf(out, "\n\n[log]\nlevel = %s\n", level_names[c->log_level]);
+}

@@ -1,0 +1,70 @@
+/* cuzkd's configuration: /etc/cuzk/cuzkd.conf (INI), every key documented
+ * with its default in etc/cuzkd.conf.  Command-line options override it. */
+#ifndef CUZK_DAEMON_CONF_H
+#define CUZK_DAEMON_CONF_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdint.h>
+
+#include "common/error.h"
+
+#define CUZKD_DEFAULT_CONFIG "/etc/cuzk/cuzkd.conf"
+#define CUZKD_MAX_DEVICES 64
+#define CUZKD_MAX_PRELOAD 16
+#define CUZKD_PATH_MAX 4096
+#define CUZKD_SRS_NAME_MAX 255
+
+enum cuzkd_backend { CUZKD_BACKEND_AUTO, CUZKD_BACKEND_CPU, CUZKD_BACKEND_GPU };
+
+enum cuzkd_log_level { CUZKD_LOG_ERR = 3, CUZKD_LOG_WARNING = 4, CUZKD_LOG_NOTICE = 5,
+		       CUZKD_LOG_INFO = 6, CUZKD_LOG_DEBUG = 7 };
+
+struct cuzkd_config {
+	/* [daemon] */
+	char socket[CUZKD_PATH_MAX];       /* empty: socket activation only */
+	char srs_dir[CUZKD_PATH_MAX];
+	enum cuzkd_backend backend;
+	uint64_t drain_timeout_ms;
+	int watchdog;                      /* send WATCHDOG=1 when systemd asks for it */
+	/* [limits] */
+	uint32_t max_clients;
+	uint32_t max_inflight_per_client;
+	uint32_t max_inflight_total;
+	uint64_t max_pinned_bytes_per_client;
+	uint64_t max_pinned_bytes_total;
+	uint64_t max_witness_bytes;
+	/* [engine] */
+	uint32_t cpu_workers;
+	int devices_all;                   /* devices = all */
+	uint32_t n_devices;                /* otherwise the list */
+	int devices[CUZKD_MAX_DEVICES];
+	uint32_t workers_per_device;
+	uint64_t vram_budget;              /* bytes per device; 0 = what the device has free */
+	/* [srs] */
+	uint64_t cache_budget;
+	uint32_t n_preload;
+	char preload[CUZKD_MAX_PRELOAD][CUZKD_SRS_NAME_MAX + 1];
+	/* [log] */
+	enum cuzkd_log_level log_level;
+};
+
+void cuzkd_config_defaults(struct cuzkd_config *cfg);
+
+/* Reads an INI file into cfg (which holds the defaults).  Errors name the
+ * file and line: "cuzkd.conf:12: unknown key 'foo' in [engine]".
+ * missing_ok: a file that does not exist leaves the defaults (for the
+ * default path only; an explicit --config must exist). */
+int cuzkd_config_load(struct cuzkd_config *cfg, const char *path, int missing_ok, cuzk_error *err);
+
+/* Parses "123", "64K", "3M", "2G", "1T" (powers of 1024) into bytes. */
+int cuzkd_parse_size(const char *s, uint64_t *ret);
+/* Parses a non-negative decimal integer no larger than max. */
+int cuzkd_parse_uint(const char *s, uint64_t max, uint64_t *ret);
+int cuzkd_parse_backend(const char *s, enum cuzkd_backend *ret);
+const char *cuzkd_backend_name(enum cuzkd_backend b);
+
+/* The whole configuration as INI text (for --check-config and logs). */
+void cuzkd_config_print(const struct cuzkd_config *cfg, FILE *out);
+
+#endif

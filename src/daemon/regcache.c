@@ -1,0 +1,172 @@
+/* Registration cache (see regcache.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+
+#include "daemon/engine.h"
+#include "daemon/regcache.h"
+#include "groth16/prover_gpu.h"
+
+void cuzkd_regcache_init(struct cuzkd_regcache *rc, uint64_t budget)
+{
+	memset(rc, 0, sizeof(*rc));
+	rc->budget = budget;
+}
+
+static void unmap(struct cuzkd_regcache *rc, struct cuzkd_buf *b)
+{
+	if (b->pinned) {
+		groth16_gpu_unregister_host(b->map, NULL);
+		atomic_fetch_sub(&rc->bytes_pinned, b->size);
+	}
+	pthread_mutex_destroy(&b->pin_lock);
+	munmap(b->map, b->size);
+	rc->bytes -= b->size;
+	rc->entries--;
+	free(b);
+}
+
+static void unlink_buf(struct cuzkd_regcache *rc, struct cuzkd_buf *b)
+{
+	for (struct cuzkd_buf **pp = &rc->list; *pp; pp = &(*pp)->next) {
+		if (*pp == b) {
+			*pp = b->next;
+			return;
+		}
+	}
+}
+
+void cuzkd_regcache_destroy(struct cuzkd_regcache *rc)
+{
+	while (rc->list) {
+		struct cuzkd_buf *b = rc->list;
+		rc->list = b->next;
+		unmap(rc, b);
+	}
+}
+
+/* Drops unused entries, least recently used first, until need more bytes fit. */
+static void make_room(struct cuzkd_regcache *rc, uint64_t need)
+{
+	while (rc->bytes + need > rc->budget) {
+		struct cuzkd_buf *victim = NULL;
+		for (struct cuzkd_buf *b = rc->list; b; b = b->next)
+			if (b->refs == 0 && (!victim || b->last_use < victim->last_use))
+				victim = b;
+		if (!victim)
+			return;
+		unlink_buf(rc, victim);
+		rc->evictions++;
+		unmap(rc, victim);
+	}
+}
+
+int cuzkd_regcache_get(struct cuzkd_regcache *rc, int fd, const struct stat *st, uint64_t owner,
+		       const char *who, struct cuzkd_buf **ret, cuzk_error *err)
+{
+	uint64_t size = (uint64_t)st->st_size;
+	struct cuzkd_buf *b;
+	int r;
+
+	for (b = rc->list; b; b = b->next) {
+		if (b->dev == st->st_dev && b->ino == st->st_ino && b->size == size) {
+			if (b->refs++ == 0)
+				rc->bytes_in_use += b->size;
+			if (b->orphan) {
+				b->orphan = 0;
+				b->owner = owner;
+			}
+			b->last_use = ++rc->tick;
+			rc->hits++;
+			*ret = b;
+			return 0;
+		}
+	}
+	if (rc->bytes_in_use + size > rc->budget)
+		return cuzk_fail(err, CUZK_E_BUSY,
+				 "%s: witness of %llu bytes does not fit max_pinned_bytes_total (%llu of %llu in use)",
+				 who, (unsigned long long)size, (unsigned long long)rc->bytes_in_use,
+				 (unsigned long long)rc->budget);
+	make_room(rc, size);
+	b = calloc(1, sizeof(*b));
+	if (!b)
+		return cuzk_fail(err, CUZK_E_NOMEM, "%s: out of memory", who);
+	b->map = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
+	if (b->map == MAP_FAILED) {
+		r = cuzk_fail_errno(err, errno, "%s: mmap of the witness (%llu bytes)", who,
+				    (unsigned long long)size);
+		free(b);
+		return r;
+	}
+	b->rc = rc;
+	pthread_mutex_init(&b->pin_lock, NULL);
+	b->dev = st->st_dev;
+	b->ino = st->st_ino;
+	b->size = size;
+	b->refs = 1;
+	b->owner = owner;
+	b->last_use = ++rc->tick;
+	b->next = rc->list;
+	rc->list = b;
+	rc->bytes += size;
+	rc->bytes_in_use += size;
+	rc->entries++;
+	rc->misses++;
+	*ret = b;
+	return 0;
+}
+
+void cuzkd_regcache_put(struct cuzkd_regcache *rc, struct cuzkd_buf *b)
+{
+	if (--b->refs)
+		return;
+	rc->bytes_in_use -= b->size;
+	if (b->orphan || rc->bytes > rc->budget) {
+		unlink_buf(rc, b);
+		unmap(rc, b);
+	}
+}
+
+void cuzkd_regcache_drop_owner(struct cuzkd_regcache *rc, uint64_t owner)
+{
+	struct cuzkd_buf **pp = &rc->list;
+
+	while (*pp) {
+		struct cuzkd_buf *b = *pp;
+		if (b->owner != owner) {
+			pp = &b->next;
+			continue;
+		}
+		if (b->refs) {
+			b->orphan = 1;
+			pp = &b->next;
+			continue;
+		}
+		*pp = b->next;
+		unmap(rc, b);
+	}
+}
+
+int cuzkd_buf_pin(struct cuzkd_buf *b, uint64_t *ret_ns, cuzk_error *err)
+{
+	uint64_t t0;
+	int r = 0;
+
+	*ret_ns = 0;
+	pthread_mutex_lock(&b->pin_lock);
+	if (!b->pinned) {
+		t0 = cuzkd_now_ns();
+		r = groth16_gpu_register_host(b->map, b->size, 1, err);
+		if (r == 0) {
+			*ret_ns = cuzkd_now_ns() - t0;
+			b->pinned = 1;
+			atomic_fetch_add(&b->rc->registrations, 1);
+			atomic_fetch_add(&b->rc->register_ns_total, *ret_ns);
+			atomic_fetch_add(&b->rc->bytes_pinned, b->size);
+		}
+	}
+	pthread_mutex_unlock(&b->pin_lock);
+	return r;
+}

@@ -1,0 +1,72 @@
+/* The registration cache: witness buffers mapped (and, on the GPU backend,
+ * page-locked with cudaHostRegister) once, and kept so that a client that
+ * reuses a memfd pays neither the mapping nor the pinning again.
+ *
+ * Keyed by the file's (st_dev, st_ino) and size: a sealed memfd cannot change
+ * size, and the mapping we keep holds a reference to the inode, so the key
+ * cannot be recycled while the entry lives.  Entries in use by a job stay;
+ * unused ones are evicted least recently used first when the cache is over
+ * max_pinned_bytes_total, and when the client that brought them disconnects.
+ *
+ * The cache itself belongs to the event loop thread.  Pinning does not:
+ * cudaHostRegister costs 20-60 ms per GiB, seconds for a PoRep witness, so a
+ * worker pins a buffer right before its first GPU proof (cuzkd_buf_pin) and
+ * the loop never waits for it.  Unpinning happens on the loop when the last
+ * job let go (refs 0), so no worker can be using the buffer then. */
+#ifndef CUZK_DAEMON_REGCACHE_H
+#define CUZK_DAEMON_REGCACHE_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <sys/stat.h>
+
+#include "common/error.h"
+
+struct cuzkd_buf {
+	dev_t dev;
+	ino_t ino;
+	uint64_t size;
+	void *map;                 /* PROT_READ, MAP_SHARED */
+	struct cuzkd_regcache *rc;
+	pthread_mutex_t pin_lock;
+	int pinned;                /* registered with the GPU runtime; under pin_lock */
+	unsigned refs;             /* jobs using it */
+	uint64_t owner;            /* session that brought it */
+	uint64_t last_use;
+	int orphan;                /* owner gone: drop when refs reaches 0 */
+	struct cuzkd_buf *next;
+};
+
+struct cuzkd_regcache {
+	uint64_t budget;           /* max_pinned_bytes_total */
+	uint64_t bytes;            /* mapped (and pinned when pin) */
+	uint64_t bytes_in_use;     /* of entries with refs > 0 */
+	unsigned entries;
+	struct cuzkd_buf *list;
+	uint64_t tick;
+	/* metrics; the pinning ones are written by workers */
+	uint64_t hits, misses, evictions;
+	atomic_uint_fast64_t registrations, register_ns_total, bytes_pinned;
+};
+
+void cuzkd_regcache_init(struct cuzkd_regcache *rc, uint64_t budget);
+void cuzkd_regcache_destroy(struct cuzkd_regcache *rc);
+
+/* Returns a referenced buffer for the checked fd st describes: the cached
+ * one, or a new mapping that the cache keeps.  Evicts unused entries to stay
+ * under the budget; -CUZK_E_BUSY when in-use buffers fill it.  who names the
+ * client in messages. */
+int cuzkd_regcache_get(struct cuzkd_regcache *rc, int fd, const struct stat *st, uint64_t owner,
+		       const char *who, struct cuzkd_buf **ret, cuzk_error *err);
+void cuzkd_regcache_put(struct cuzkd_regcache *rc, struct cuzkd_buf *b);
+/* The session owner went away: unused buffers it brought are dropped now,
+ * used ones when their last job ends. */
+void cuzkd_regcache_drop_owner(struct cuzkd_regcache *rc, uint64_t owner);
+
+/* Worker side: page-locks b for DMA unless it already is.  *ret_ns: the time
+ * it took (0 when it was pinned already).  Thread-safe; the caller holds a
+ * job's reference to b. */
+int cuzkd_buf_pin(struct cuzkd_buf *b, uint64_t *ret_ns, cuzk_error *err);
+
+#endif

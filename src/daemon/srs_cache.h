@@ -1,0 +1,73 @@
+/* The SRS cache: parameter files named by requests, resolved only inside
+ * srs_dir, loaded once however many requests want them at the same time,
+ * kept under a byte budget with LRU eviction of unused entries.
+ *
+ * Loading runs on the thread that asks first (a worker, never the event
+ * loop); others that ask for the same name meanwhile wait for it, and a
+ * failed load answers all of them with its error.  The failed entry is
+ * dropped when its last waiter lets go, so a later request tries again. */
+#ifndef CUZK_DAEMON_SRS_CACHE_H
+#define CUZK_DAEMON_SRS_CACHE_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+#include "common/error.h"
+#include "daemon/conf.h"
+#include "groth16/types.h"
+
+enum cuzkd_srs_state { CUZKD_SRS_LOADING, CUZKD_SRS_READY, CUZKD_SRS_FAILED };
+
+struct cuzkd_srs {
+	char name[CUZKD_SRS_NAME_MAX + 1];
+	enum cuzkd_srs_state state;
+	groth16_params params;       /* valid when READY */
+	uint64_t bytes;
+	unsigned users;              /* acquired and not released */
+	uint64_t last_use;           /* cache tick, for LRU */
+	double load_ms;
+	cuzk_error err;              /* when FAILED */
+	struct cuzkd_srs *next;
+};
+
+/* Called with the cache lock held before an entry's params are freed (the
+ * GPU pool drops its device copies). */
+typedef void (*cuzkd_srs_evict_fn)(void *ctx, const groth16_params *p);
+
+struct cuzkd_srs_cache {
+	int dirfd;
+	uint64_t budget, bytes;
+	pthread_mutex_t lock;
+	pthread_cond_t loaded;
+	struct cuzkd_srs *entries;
+	uint64_t tick;
+	uint64_t hits, misses, loads_failed, evictions;
+	cuzkd_srs_evict_fn on_evict;
+	void *evict_ctx;
+};
+
+/* Accepts only 1..255 characters of [A-Za-z0-9._-], not starting with '.':
+ * no '/', no "..", no hidden files, no NUL inside. */
+int cuzkd_srs_name_check(const char *name, size_t maxlen, cuzk_error *err);
+
+int cuzkd_srs_cache_init(struct cuzkd_srs_cache *c, const char *dir, uint64_t budget, cuzk_error *err);
+void cuzkd_srs_cache_destroy(struct cuzkd_srs_cache *c);
+
+/* Cheap check on the loop thread: the name is valid and names a regular file
+ * in the directory (not a symlink).  -CUZK_E_INVAL / -CUZK_E_NOTFOUND. */
+int cuzkd_srs_lookup(struct cuzkd_srs_cache *c, const char *name, cuzk_error *err);
+
+/* Returns a READY entry (loading it if needed; blocks while another thread
+ * loads it).  Pair with cuzkd_srs_release. */
+int cuzkd_srs_acquire(struct cuzkd_srs_cache *c, const char *name, struct cuzkd_srs **ret,
+		      cuzk_error *err);
+void cuzkd_srs_release(struct cuzkd_srs_cache *c, struct cuzkd_srs *s);
+
+/* Status and metrics text. */
+struct cuzkd_srs_stats {
+	uint64_t bytes, budget, hits, misses, loads_failed, evictions;
+	unsigned entries, loading;
+};
+void cuzkd_srs_cache_stats(struct cuzkd_srs_cache *c, struct cuzkd_srs_stats *ret);
+
+#endif

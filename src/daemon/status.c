@@ -1,0 +1,255 @@
+/* Status (text and JSON), Prometheus metrics and systemd's STATUS= line,
+ * all built from one snapshot of the daemon's counters. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "daemon/daemon.h"
+
+static const char *const prio_names[CUZKD_PRIORITIES] = { "critical", "high", "normal", "low" };
+static const char *const phase_names[CUZKD_PHASES] = {
+	"check", "queue", "srs", "register", "upload", "ntt", "msm", "assemble", "total"
+};
+
+struct snapshot {
+	struct cuzkd_engine_stats eng;
+	struct cuzkd_srs_stats srs;
+	struct cuzkd_counters cnt;
+	unsigned queued_total;
+};
+
+static void take_snapshot(struct cuzkd *d, struct snapshot *s)
+{
+	cuzkd_engine_stats(&d->engine, &s->eng);
+	cuzkd_srs_cache_stats(&d->srs, &s->srs);
+	pthread_mutex_lock(&d->engine.lock);
+	s->cnt = d->engine.counters;
+	pthread_mutex_unlock(&d->engine.lock);
+	s->queued_total = 0;
+	for (int p = 0; p < CUZKD_PRIORITIES; p++)
+		s->queued_total += s->eng.queued[p];
+}
+
+struct vram {
+	int ok;
+	size_t reserved, free_b, budget;
+};
+
+static struct vram device_vram(const struct cuzkd_device *dev)
+{
+	struct vram v = { 0 };
+
+	if (dev->gpu)
+		v.ok = groth16_gpu_vram(dev->gpu, &v.reserved, &v.free_b, &v.budget) == 0;
+	return v;
+}
+
+void cuzkd_status_line(struct cuzkd *d, char *buf, size_t len)
+{
+	struct snapshot s;
+	size_t at;
+
+	take_snapshot(d, &s);
+	at = (size_t)snprintf(buf, len, "%s%u queued, %u running on %u workers, %u clients",
+			      d->draining ? "draining: " : "", s.queued_total, s.eng.running, s.eng.workers,
+			      d->n_sessions);
+	for (unsigned i = 0; i < d->engine.n_devices && at < len; i++) {
+		struct vram v = device_vram(&d->engine.devices[i]);
+		if (v.ok)
+			at += (size_t)snprintf(buf + at, len - at, "; GPU %d VRAM %zu/%zu MiB reserved",
+					       d->engine.devices[i].index, v.reserved >> 20, v.budget >> 20);
+	}
+}
+
+static void status_text(struct cuzkd *d, const struct snapshot *s, FILE *f)
+{
+	fprintf(f, "cuzkd %s, backend %s%s\n", PACKAGE_VERSION, d->use_gpu ? "gpu" : "cpu",
+		d->draining ? ", draining" : "");
+	fprintf(f, "clients: %u (max %u), requests in flight: %u (max %u)\n", d->n_sessions,
+		d->cfg.max_clients, d->inflight_total, d->cfg.max_inflight_total);
+	fprintf(f, "queue:");
+	for (int p = 0; p < CUZKD_PRIORITIES; p++)
+		fprintf(f, " %s %u", prio_names[p], s->eng.queued[p]);
+	fprintf(f, "\nworkers: %u, running %u, idle %u\n", s->eng.workers, s->eng.running, s->eng.idle);
+	for (unsigned i = 0; i < d->engine.n_devices; i++) {
+		const struct cuzkd_device *dev = &d->engine.devices[i];
+		struct vram v = device_vram(dev);
+		if (dev->index < 0) {
+			fprintf(f, "device cpu: %u workers, %u running\n", dev->workers, dev->running);
+			continue;
+		}
+		fprintf(f, "device gpu %d: %u workers, %u running", dev->index, dev->workers, dev->running);
+		if (v.ok)
+			fprintf(f, ", VRAM reserved %zu MiB, free %zu MiB, budget %zu MiB", v.reserved >> 20,
+				v.free_b >> 20, v.budget >> 20);
+		fputc('\n', f);
+	}
+	fprintf(f, "srs cache: %u entries (%u loading), %" PRIu64 " of %" PRIu64 " bytes, hits %" PRIu64
+		   ", misses %" PRIu64 ", failed loads %" PRIu64 "\n",
+		s->srs.entries, s->srs.loading, s->srs.bytes, s->srs.budget, s->srs.hits, s->srs.misses,
+		s->srs.loads_failed);
+	fprintf(f, "registration cache: %u buffers, %" PRIu64 " bytes (%" PRIu64 " in use, %" PRIu64
+		   " pinned), hits %" PRIu64 ", misses %" PRIu64 "\n",
+		d->reg.entries, d->reg.bytes, d->reg.bytes_in_use, (uint64_t)atomic_load(&d->reg.bytes_pinned),
+		d->reg.hits, d->reg.misses);
+	fprintf(f, "proofs: %" PRIu64 " ok, %" PRIu64 " failed\n", s->cnt.proofs_ok, s->cnt.proofs_failed);
+}
+
+static void status_json(struct cuzkd *d, const struct snapshot *s, FILE *f)
+{
+	fprintf(f, "{\"version\":\"%s\",\"backend\":\"%s\",\"draining\":%s,", PACKAGE_VERSION,
+		d->use_gpu ? "gpu" : "cpu", d->draining ? "true" : "false");
+	fprintf(f, "\"clients\":%u,\"max_clients\":%u,\"inflight\":%u,\"max_inflight_total\":%u,", d->n_sessions,
+		d->cfg.max_clients, d->inflight_total, d->cfg.max_inflight_total);
+	fprintf(f, "\"queue\":{");
+	for (int p = 0; p < CUZKD_PRIORITIES; p++)
+		fprintf(f, "%s\"%s\":%u", p ? "," : "", prio_names[p], s->eng.queued[p]);
+	fprintf(f, "},\"workers\":%u,\"running\":%u,\"idle\":%u,\"devices\":[", s->eng.workers, s->eng.running,
+		s->eng.idle);
+	for (unsigned i = 0; i < d->engine.n_devices; i++) {
+		const struct cuzkd_device *dev = &d->engine.devices[i];
+		struct vram v = device_vram(dev);
+		fprintf(f, "%s{\"kind\":\"%s\",\"index\":%d,\"workers\":%u,\"running\":%u", i ? "," : "",
+			dev->index < 0 ? "cpu" : "gpu", dev->index, dev->workers, dev->running);
+		if (v.ok)
+			fprintf(f, ",\"vram_reserved\":%zu,\"vram_free\":%zu,\"vram_budget\":%zu", v.reserved,
+				v.free_b, v.budget);
+		fputc('}', f);
+	}
+	fprintf(f, "],\"srs_cache\":{\"entries\":%u,\"loading\":%u,\"bytes\":%" PRIu64 ",\"budget\":%" PRIu64
+		   ",\"hits\":%" PRIu64 ",\"misses\":%" PRIu64 ",\"failed_loads\":%" PRIu64 "},",
+		s->srs.entries, s->srs.loading, s->srs.bytes, s->srs.budget, s->srs.hits, s->srs.misses,
+		s->srs.loads_failed);
+	fprintf(f, "\"registration_cache\":{\"buffers\":%u,\"bytes\":%" PRIu64 ",\"bytes_in_use\":%" PRIu64
+		   ",\"bytes_pinned\":%" PRIu64 ",\"hits\":%" PRIu64 ",\"misses\":%" PRIu64 "},",
+		d->reg.entries, d->reg.bytes, d->reg.bytes_in_use, (uint64_t)atomic_load(&d->reg.bytes_pinned),
+		d->reg.hits, d->reg.misses);
+	fprintf(f, "\"proofs_ok\":%" PRIu64 ",\"proofs_failed\":%" PRIu64 "}\n", s->cnt.proofs_ok,
+		s->cnt.proofs_failed);
+}
+
+static void metric(FILE *f, const char *name, const char *type, const char *help)
+{
+	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+/* A metric with one unlabelled sample. */
+static void metric_u64(FILE *f, const char *name, const char *type, const char *help, uint64_t value)
+{
+	metric(f, name, type, help);
+	fprintf(f, "%s %" PRIu64 "\n", name, value);
+}
+
+static void metrics_text(struct cuzkd *d, const struct snapshot *sn, FILE *f)
+{
+	const struct snapshot s = *sn;
+
+	metric(f, "cuzk_proofs_total", "counter", "Proof requests completed, by result.");
+	fprintf(f, "cuzk_proofs_total{result=\"ok\"} %" PRIu64 "\n", s.cnt.proofs_ok);
+	fprintf(f, "cuzk_proofs_total{result=\"failed\"} %" PRIu64 "\n", s.cnt.proofs_failed);
+	metric(f, "cuzk_completions_total", "counter", "Completions written, by status.");
+	for (int c = 0; c < 32; c++)
+		if (s.cnt.by_status[c])
+			fprintf(f, "cuzk_completions_total{status=\"%s\"} %" PRIu64 "\n",
+				c ? cuzk_status_name(c) : "ok", s.cnt.by_status[c]);
+	metric_u64(f, "cuzk_partitions_proved_total", "counter", "Partitions of successful requests.",
+		   s.cnt.partitions);
+	metric(f, "cuzk_phase_seconds", "summary", "Time per request in each phase.");
+	for (int p = 0; p < CUZKD_PHASES; p++) {
+		fprintf(f, "cuzk_phase_seconds_sum{phase=\"%s\"} %.6f\n", phase_names[p],
+			s.cnt.phase_ms_sum[p] / 1e3);
+		fprintf(f, "cuzk_phase_seconds_count{phase=\"%s\"} %" PRIu64 "\n", phase_names[p],
+			s.cnt.phase_count[p]);
+	}
+	metric(f, "cuzk_request_duration_seconds", "histogram", "Request received to completion written.");
+	for (int b = 0; b < 12; b++)
+		fprintf(f, "cuzk_request_duration_seconds_bucket{le=\"%g\"} %" PRIu64 "\n", cuzkd_total_bucket_le[b],
+			s.cnt.total_bucket[b]);
+	fprintf(f, "cuzk_request_duration_seconds_bucket{le=\"+Inf\"} %" PRIu64 "\n",
+		s.cnt.proofs_ok + s.cnt.proofs_failed);
+	fprintf(f, "cuzk_request_duration_seconds_sum %.6f\n", s.cnt.phase_ms_sum[CUZKD_PH_TOTAL] / 1e3);
+	fprintf(f, "cuzk_request_duration_seconds_count %" PRIu64 "\n", s.cnt.proofs_ok + s.cnt.proofs_failed);
+	metric_u64(f, "cuzk_requests_total", "counter", "PROVE requests received.", d->stats.requests);
+	metric(f, "cuzk_requests_rejected_total", "counter", "Requests answered with an error, by status.");
+	for (int c = 1; c < 32; c++)
+		if (d->stats.rejected[c])
+			fprintf(f, "cuzk_requests_rejected_total{status=\"%s\"} %" PRIu64 "\n", cuzk_status_name(c),
+				d->stats.rejected[c]);
+	metric_u64(f, "cuzk_connections_total", "counter", "Connections accepted.", d->stats.connections);
+	metric_u64(f, "cuzk_connections_refused_total", "counter", "Connections refused (max_clients, draining).",
+		   d->stats.rejected_connections);
+	metric_u64(f, "cuzk_clients_disconnected_total", "counter", "Clients disconnected for misbehaving.",
+		   d->stats.disconnects_misbehaving);
+	metric_u64(f, "cuzk_clients", "gauge", "Connected clients.", d->n_sessions);
+	metric_u64(f, "cuzk_inflight_requests", "gauge", "Requests accepted and not completed.",
+		   d->inflight_total);
+	metric(f, "cuzk_queue_depth", "gauge", "Partitions waiting for a worker, by priority.");
+	for (int p = 0; p < CUZKD_PRIORITIES; p++)
+		fprintf(f, "cuzk_queue_depth{priority=\"%s\"} %u\n", prio_names[p], s.eng.queued[p]);
+	metric(f, "cuzk_workers", "gauge", "Workers, and how many are proving.");
+	fprintf(f, "cuzk_workers{state=\"all\"} %u\ncuzk_workers{state=\"busy\"} %u\n", s.eng.workers,
+		s.eng.running);
+	metric_u64(f, "cuzk_witness_bytes_mapped", "gauge", "Witness bytes held by the registration cache.",
+		   d->reg.bytes);
+	metric_u64(f, "cuzk_witness_bytes_pinned", "gauge", "Witness bytes page-locked for the GPU.",
+		   (uint64_t)atomic_load(&d->reg.bytes_pinned));
+	metric_u64(f, "cuzk_registration_cache_hits_total", "counter", "Witness buffers found already mapped/pinned.",
+		   d->reg.hits);
+	metric_u64(f, "cuzk_registration_cache_misses_total", "counter", "Witness buffers mapped (and pinned) anew.",
+		   d->reg.misses);
+	metric_u64(f, "cuzk_registration_cache_evictions_total", "counter", "Buffers dropped to stay in budget.",
+		   d->reg.evictions);
+	metric(f, "cuzk_registration_seconds_total", "counter", "Time spent in cudaHostRegister.");
+	fprintf(f, "cuzk_registration_seconds_total %.6f\n", (double)atomic_load(&d->reg.register_ns_total) / 1e9);
+	metric_u64(f, "cuzk_registrations_total", "counter", "cudaHostRegister calls.",
+		   (uint64_t)atomic_load(&d->reg.registrations));
+	metric_u64(f, "cuzk_srs_cache_bytes", "gauge", "Parameter bytes loaded.", s.srs.bytes);
+	metric_u64(f, "cuzk_srs_cache_budget_bytes", "gauge", "cache_budget.", s.srs.budget);
+	metric_u64(f, "cuzk_srs_cache_hits_total", "counter", "Requests whose SRS was loaded already.",
+		   s.srs.hits);
+	metric_u64(f, "cuzk_srs_cache_misses_total", "counter", "SRS loads.", s.srs.misses);
+	metric_u64(f, "cuzk_srs_load_failures_total", "counter", "SRS loads that failed.",
+		   s.srs.loads_failed);
+	metric_u64(f, "cuzk_srs_cache_evictions_total", "counter", "SRS entries evicted.", s.srs.evictions);
+	metric(f, "cuzk_gpu_vram_bytes", "gauge", "Per-GPU VRAM: reserved, free and budget.");
+	for (unsigned i = 0; i < d->engine.n_devices; i++) {
+		struct vram v = device_vram(&d->engine.devices[i]);
+		int g = d->engine.devices[i].index;
+		if (!v.ok)
+			continue;
+		fprintf(f, "cuzk_gpu_vram_bytes{gpu=\"%d\",kind=\"reserved\"} %zu\n", g, v.reserved);
+		fprintf(f, "cuzk_gpu_vram_bytes{gpu=\"%d\",kind=\"free\"} %zu\n", g, v.free_b);
+		fprintf(f, "cuzk_gpu_vram_bytes{gpu=\"%d\",kind=\"budget\"} %zu\n", g, v.budget);
+	}
+}
+
+/* Runs one of the writers above over a fresh snapshot into a malloc'd string. */
+static char *build(struct cuzkd *d, void (*write)(struct cuzkd *, const struct snapshot *, FILE *))
+{
+	struct snapshot s;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	take_snapshot(d, &s);
+	write(d, &s, f);
+	if (fclose(f)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+char *cuzkd_status_text(struct cuzkd *d, int json)
+{
+	return build(d, json ? status_json : status_text);
+}
+
+char *cuzkd_metrics_text(struct cuzkd *d)
+{
+	return build(d, metrics_text);
+}

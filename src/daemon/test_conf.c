@@ -1,0 +1,148 @@
+/* cuzkd's configuration: defaults, every kind of value, and errors that
+ * name the line; then `cuzkd --check-config` as scripts run it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "daemon/conf.h"
+#include "tests/check.h"
+
+static char dir[] = "/tmp/cuzkd-conf-XXXXXX";
+
+static const char *write_conf(const char *name, const char *text)
+{
+	static char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	REQUIRE(f);
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+static int load(struct cuzkd_config *cfg, const char *text, cuzk_error *err)
+{
+	cuzkd_config_defaults(cfg);
+	return cuzkd_config_load(cfg, write_conf("cuzkd.conf", text), 0, err);
+}
+
+static void expect_error(const char *text, const char *msg)
+{
+	struct cuzkd_config cfg;
+	cuzk_error err = { 0 };
+
+	CHECK_MSG(load(&cfg, text, &err) == -CUZK_E_INVAL, "accepted: %s", text);
+	CHECK_MSG(strstr(err.msg, msg) != NULL, "message '%s' lacks '%s'", err.msg, msg);
+}
+
+static void values(void)
+{
+	struct cuzkd_config cfg;
+	cuzk_error err;
+	uint64_t v;
+
+	cuzkd_config_defaults(&cfg);
+	CHECK(cfg.backend == CUZKD_BACKEND_AUTO && cfg.devices_all && cfg.cpu_workers == 1);
+	CHECK(cfg.drain_timeout_ms == 60000 && cfg.watchdog == 1);
+	REQUIRE(load(&cfg,
+		     "# comment\n[daemon]\nsocket = /run/x.sock\nsrs_dir = /srv/srs\nbackend = gpu\n"
+		     "drain_timeout = 1500ms\nwatchdog = no\n[limits]\nmax_clients = 3\n"
+		     "max_pinned_bytes_total = 3G\nmax_witness_bytes = 512K\n[engine]\ndevices = 0, 2 3\n"
+		     "workers_per_device = 4\nvram_budget = 16G\n[srs]\npreload = a.params b.params\n"
+		     "cache_budget = 1T\n[log]\nlevel = debug\n",
+		     &err) == 0);
+	CHECK(strcmp(cfg.socket, "/run/x.sock") == 0 && strcmp(cfg.srs_dir, "/srv/srs") == 0);
+	CHECK(cfg.backend == CUZKD_BACKEND_GPU && cfg.drain_timeout_ms == 1500 && cfg.watchdog == 0);
+	CHECK(cfg.max_clients == 3 && cfg.max_pinned_bytes_total == 3ull << 30 && cfg.max_witness_bytes == 512 << 10);
+	CHECK(!cfg.devices_all && cfg.n_devices == 3 && cfg.devices[0] == 0 && cfg.devices[1] == 2 &&
+	      cfg.devices[2] == 3);
+	CHECK(cfg.workers_per_device == 4 && cfg.vram_budget == 16ull << 30 && cfg.cache_budget == 1ull << 40);
+	CHECK(cfg.n_preload == 2 && strcmp(cfg.preload[1], "b.params") == 0);
+	CHECK(cfg.log_level == CUZKD_LOG_DEBUG);
+
+	CHECK(cuzkd_parse_size("17", &v) == 0 && v == 17);
+	CHECK(cuzkd_parse_size("2M", &v) == 0 && v == 2u << 20);
+	CHECK(cuzkd_parse_size("", &v) != 0 && cuzkd_parse_size("G", &v) != 0);
+	CHECK(cuzkd_parse_size("-1", &v) != 0 && cuzkd_parse_size("1X", &v) != 0);
+	CHECK(cuzkd_parse_size("99999999999999999999", &v) != 0);
+	CHECK(cuzkd_parse_size("17179869184G", &v) != 0);   /* 2^64 bytes */
+}
+
+static void errors(void)
+{
+	struct cuzkd_config cfg;
+	cuzk_error err;
+
+	expect_error("[engine]\ncpu_workers = 2\n\nfoo = 1\n", "cuzkd.conf:4: unknown key 'foo' in [engine]");
+	expect_error("[nope]\nx = 1\n", "cuzkd.conf:2: unknown section [nope]");
+	expect_error("[daemon]\nbackend = tpu\n", "cuzkd.conf:2: bad value 'tpu' for backend");
+	expect_error("[daemon]\nsocket = relative\n", "expected an absolute path");
+	expect_error("[limits]\nmax_clients = 0\n", "cuzkd.conf:2: bad value '0' for max_clients");
+	expect_error("[limits]\nmax_witness_bytes = 12Q\n", "max_witness_bytes");
+	expect_error("[engine]\ndevices = 0 0\n", "devices");
+	expect_error("[engine]\ndevices = gpu0\n", "devices");
+	expect_error("[daemon]\nwatchdog = maybe\n", "watchdog");
+	expect_error("[daemon]\ndrain_timeout = 5h\n", "drain_timeout");
+	expect_error("[log]\nlevel = loud\n", "level");
+	expect_error("[daemon]\nno equals sign here\n", "cuzkd.conf:2: syntax error");
+	expect_error("socket = /x\n", "unknown section []");
+
+	cuzkd_config_defaults(&cfg);
+	CHECK(cuzkd_config_load(&cfg, "/nonexistent/cuzkd.conf", 1, &err) == 0);
+	CHECK(cuzkd_config_load(&cfg, "/nonexistent/cuzkd.conf", 0, &err) == -CUZK_E_NOTFOUND);
+}
+
+/* Runs the daemon binary; returns its exit code and its output in out. */
+static int run(const char *args, char *out, size_t cap)
+{
+	char cmd[1024];
+	FILE *p;
+	size_t n;
+	int st;
+
+	snprintf(cmd, sizeof(cmd), "%s %s 2>&1", CUZKD_BIN, args);
+	p = popen(cmd, "r");
+	REQUIRE(p);
+	n = fread(out, 1, cap - 1, p);
+	out[n] = '\0';
+	st = pclose(p);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void check_config_command(void)
+{
+	char args[512], out[8192], good[256];
+	const char *bad;
+
+	snprintf(good, sizeof(good), "%s", write_conf("good.conf", "[engine]\ncpu_workers = 3\n"));
+
+	snprintf(args, sizeof(args), "--check-config --config %s", good);
+	CHECK(run(args, out, sizeof(out)) == 0);
+	CHECK(strstr(out, "cpu_workers = 3") != NULL && strstr(out, "[limits]") != NULL);
+	bad = write_conf("bad.conf", "[engine]\nworkers = 3\n");
+	snprintf(args, sizeof(args), "--check-config --config %s", bad);
+	CHECK(run(args, out, sizeof(out)) == 78);   /* EX_CONFIG */
+	CHECK_MSG(strstr(out, "bad.conf:2: unknown key 'workers' in [engine]") != NULL, "%s", out);
+	CHECK(run("--check-config --config /nonexistent.conf", out, sizeof(out)) == 78);
+	CHECK(run("--bogus", out, sizeof(out)) == 2);
+	CHECK(run("--backend", out, sizeof(out)) == 2);
+	snprintf(args, sizeof(args), "--check-config --config %s --backend tpu", good);
+	CHECK(run(args, out, sizeof(out)) == 78 && strstr(out, "--backend") != NULL);
+}
+
+int main(void)
+{
+	char cmd[64];
+
+	REQUIRE(mkdtemp(dir));
+	values();
+	errors();
+	check_config_command();
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	CHECK(system(cmd) == 0);
+	CHECK_DONE();
+}

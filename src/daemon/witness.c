@@ -1,0 +1,141 @@
+/* Checks and maps a client's witness fd (see witness.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/magic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+
+#include "daemon/witness.h"
+
+static int check_fd(int fd, uint64_t max_bytes, struct stat *st, const char *who, cuzk_error *err)
+{
+	struct statfs sfs;
+	int seals;
+
+	if (fstat(fd, st) < 0)
+		return cuzk_fail_errno(err, errno, "%s: fstat of the witness fd", who);
+	if (!S_ISREG(st->st_mode))
+		return cuzk_fail(err, CUZK_E_FD, "%s: the witness fd is not a regular file", who);
+	if (fstatfs(fd, &sfs) < 0)
+		return cuzk_fail_errno(err, errno, "%s: fstatfs of the witness fd", who);
+	if (sfs.f_type != TMPFS_MAGIC && sfs.f_type != HUGETLBFS_MAGIC)
+		return cuzk_fail(err, CUZK_E_FD,
+				 "%s: the witness is not a memfd on tmpfs or hugetlbfs (filesystem magic 0x%lx)",
+				 who, (unsigned long)sfs.f_type);
+	seals = fcntl(fd, F_GET_SEALS);
+	if (seals < 0)
+		return cuzk_fail(err, CUZK_E_SEALS, "%s: the witness memfd does not support seals (%s)", who,
+				 strerror(errno));
+	if ((seals & (F_SEAL_SHRINK | F_SEAL_GROW)) != (F_SEAL_SHRINK | F_SEAL_GROW))
+		return cuzk_fail(err, CUZK_E_SEALS, "%s: the witness memfd lacks the %s%s%s seal", who,
+				 seals & F_SEAL_SHRINK ? "" : "SHRINK",
+				 (seals & (F_SEAL_SHRINK | F_SEAL_GROW)) == 0 ? " and " : "",
+				 seals & F_SEAL_GROW ? "" : "GROW");
+	if (st->st_size <= 0)
+		return cuzk_fail(err, CUZK_E_FORMAT, "%s: the witness memfd is empty", who);
+	if ((uint64_t)st->st_size > max_bytes)
+		return cuzk_fail(err, CUZK_E_BUSY, "%s: the witness is %llu bytes, over max_witness_bytes %llu",
+				 who, (unsigned long long)st->st_size, (unsigned long long)max_bytes);
+	return 0;
+}
+
+/* Copies each distinct density section once (partitions may share one). */
+static int copy_densities(struct cuzkd_witness *w, const uint8_t *map, groth16_witness_view *views,
+			  const char *who, cuzk_error *err)
+{
+	static const enum cuzk_witness_section secs[3] = {
+		CUZK_SEC_A_AUX_DENSITY, CUZK_SEC_B_INPUT_DENSITY, CUZK_SEC_B_AUX_DENSITY
+	};
+	const struct cuzk_witness_desc *d = &w->desc;
+	unsigned np = d->hdr.num_partitions;
+	uint64_t words = 0, at = 0;
+	uint64_t *copy_of[CUZK_WITNESS_MAX_PARTITIONS][3];
+
+	/* Each section length is at most the file size (checked by the parse),
+	 * so this sum of at most 3 * 64 of them cannot overflow. */
+	for (int s = 0; s < 3; s++)
+		words += np * (d->len[secs[s]] / 8);
+	w->density = malloc(words ? words * 8 : 8);
+	if (!w->density)
+		return cuzk_fail(err, CUZK_E_NOMEM, "%s: out of memory copying %llu density bytes", who,
+				 (unsigned long long)words * 8);
+	for (unsigned p = 0; p < np; p++) {
+		for (int s = 0; s < 3; s++) {
+			uint64_t off = d->part[p].offset[secs[s]], len = d->len[secs[s]];
+			copy_of[p][s] = NULL;
+			for (unsigned q = 0; q < p && !copy_of[p][s]; q++)
+				if (d->part[q].offset[secs[s]] == off)
+					copy_of[p][s] = copy_of[q][s];
+			if (copy_of[p][s])
+				continue;
+			copy_of[p][s] = w->density + at;
+			memcpy(copy_of[p][s], map + off, len);
+			at += len / 8;
+		}
+		views[p].a_aux_density = copy_of[p][0];
+		views[p].b_input_density = copy_of[p][1];
+		views[p].b_aux_density = copy_of[p][2];
+	}
+	return 0;
+}
+
+int cuzkd_witness_open(struct cuzkd_witness *ret, struct cuzkd_regcache *rc, int fd,
+		       const struct cuzk_msg_prove *req, uint64_t max_bytes, uint64_t owner,
+		       const char *who, groth16_witness_view *views, cuzk_error *err)
+{
+	struct cuzkd_witness w = { 0 };
+	struct stat st;
+	const uint8_t *map;
+	int r, montgomery;
+
+	r = check_fd(fd, max_bytes, &st, who, err);
+	if (r)
+		return r;
+	r = cuzkd_regcache_get(rc, fd, &st, owner, who, &w.buf, err);
+	if (r)
+		return r;
+	map = w.buf->map;
+	r = cuzk_witness_parse(&w.desc, map, w.buf->size, who, err);
+	if (r)
+		goto fail;
+	montgomery = cuzk_msg_prove_scalar_form(req, w.desc.hdr.flags, err);
+	if (montgomery < 0) {
+		r = cuzk_error_prefix(err, "%s", who);
+		goto fail;
+	}
+	for (unsigned p = 0; p < w.desc.hdr.num_partitions; p++) {
+		const uint64_t *off = w.desc.part[p].offset;
+		groth16_witness_view *v = &views[p];
+		memset(v, 0, sizeof(*v));
+		v->num_constraints = w.desc.hdr.num_constraints;
+		v->num_inputs = w.desc.hdr.num_inputs;
+		v->num_aux = w.desc.hdr.num_aux;
+		v->montgomery = montgomery;
+		v->a = (const fr_t *)(map + off[CUZK_SEC_A]);
+		v->b = (const fr_t *)(map + off[CUZK_SEC_B]);
+		v->c = (const fr_t *)(map + off[CUZK_SEC_C]);
+		v->input = (const fr_t *)(map + off[CUZK_SEC_INPUT]);
+		v->aux = (const fr_t *)(map + off[CUZK_SEC_AUX]);
+	}
+	r = copy_densities(&w, map, views, who, err);
+	if (r)
+		goto fail;
+	*ret = w;
+	return 0;
+fail:
+	free(w.density);
+	cuzkd_regcache_put(rc, w.buf);
+	return r;
+}
+
+void cuzkd_witness_close(struct cuzkd_witness *w, struct cuzkd_regcache *rc)
+{
+	free(w->density);
+	w->density = NULL;
+	if (w->buf)
+		cuzkd_regcache_put(rc, w->buf);
+	w->buf = NULL;
+}

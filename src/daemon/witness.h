@@ -1,0 +1,39 @@
+/* One request's witness, received as an fd from a client: every check of
+ * DESIGN.md's "Daemon rules", in order, each with its own error code:
+ *   fstat: a regular file                                 CUZK_E_FD
+ *   fstatfs: on tmpfs or hugetlbfs                        CUZK_E_FD
+ *   F_GET_SEALS includes F_SEAL_SHRINK and F_SEAL_GROW    CUZK_E_SEALS
+ *   size within max_witness_bytes (and non-empty)         CUZK_E_BUSY / CUZK_E_FORMAT
+ *   mmap PROT_READ MAP_SHARED (registration cache)        CUZK_E_IO / CUZK_E_BUSY
+ *   header and partition table copied, then validated     CUZK_E_FORMAT / CUZK_E_VERSION
+ *   scalar form agrees with the request                   CUZK_E_MISMATCH
+ *   density bitmaps copied into daemon memory
+ * The prover gets views whose counts and densities point at the daemon's
+ * copies and whose scalar pointers point into the client's mapping: only
+ * scalars are read in place, so a client that writes during its proof gets
+ * a wrong proof and nothing else. */
+#ifndef CUZK_DAEMON_WITNESS_H
+#define CUZK_DAEMON_WITNESS_H
+
+#include <stdint.h>
+
+#include "common/error.h"
+#include "daemon/regcache.h"
+#include "groth16/types.h"
+#include "ipc/protocol.h"
+#include "ipc/witness_format.h"
+
+struct cuzkd_witness {
+	struct cuzkd_buf *buf;           /* referenced */
+	struct cuzk_witness_desc desc;   /* validated copy */
+	uint64_t *density;               /* copies of every density section */
+};
+
+/* Runs the checks on fd (which the caller still owns and closes) and fills
+ * views[0 .. desc.hdr.num_partitions).  who: "client 1234". */
+int cuzkd_witness_open(struct cuzkd_witness *ret, struct cuzkd_regcache *rc, int fd,
+		       const struct cuzk_msg_prove *req, uint64_t max_bytes, uint64_t owner,
+		       const char *who, groth16_witness_view *views, cuzk_error *err);
+void cuzkd_witness_close(struct cuzkd_witness *w, struct cuzkd_regcache *rc);
+
+#endif

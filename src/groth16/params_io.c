@@ -1,0 +1,497 @@
+/* bellperson's Parameters / VerifyingKey / proof encodings (params_io.h).
+ *
+ * Reading is two passes: the counts are walked first and checked against
+ * the bytes left (nothing allocated yet), then every point is decoded in
+ * parallel into one storage block. */
+#include "groth16/params_io.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "common/parallel.h"
+#include "groth16/byte_io.h"
+
+#define G1U G1_UNCOMPRESSED_SIZE
+#define G2U G2_UNCOMPRESSED_SIZE
+#define VK_FIXED_BYTES (3 * G1U + 3 * G2U)
+/* Storage blocks from this size on come from mmap, not the heap. */
+#define MMAP_THRESHOLD (UINT64_C(1) << 20)
+
+/* The point arrays in file order; vk.ic first. */
+enum query { Q_IC, Q_H, Q_L, Q_A, Q_B_G1, Q_B_G2, Q__COUNT };
+static const char *const query_names[Q__COUNT] = { "ic", "h", "l", "a", "b_g1", "b_g2" };
+
+/* Where each array's points sit in the input and how many there are. */
+struct layout {
+	size_t count[Q__COUNT];
+	size_t offset[Q__COUNT];
+};
+
+static int is_g2(enum query q)
+{
+	return q == Q_B_G2;
+}
+
+size_t groth16_vk_encoded_size(size_t n_ic)
+{
+	return VK_FIXED_BYTES + 4 + n_ic * G1U;
+}
+
+static int decode_fail(cuzk_error *err, const cuzk_error *inner, const char *name, const char *section,
+		       const char *what, size_t offset)
+{
+	return cuzk_fail(err, inner->code, "%s: section %s: %s at offset %zu: %s", name, section, what,
+			 offset, inner->msg);
+}
+
+/* The six fixed VK points, always fully checked. */
+static int parse_vk_fixed(groth16_vk *vk, byte_reader *r, cuzk_error *err)
+{
+	int rc = byte_reader_need(r, VK_FIXED_BYTES, "vk", "the verifying key", err);
+	if (rc < 0)
+		return rc;
+	struct {
+		const char *name;
+		void *dst;
+		int g2;
+	} fields[] = {
+		{ "alpha_g1", &vk->alpha_g1, 0 }, { "beta_g1", &vk->beta_g1, 0 },
+		{ "beta_g2", &vk->beta_g2, 1 },   { "gamma_g2", &vk->gamma_g2, 1 },
+		{ "delta_g1", &vk->delta_g1, 0 }, { "delta_g2", &vk->delta_g2, 1 },
+	};
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+		cuzk_error e;
+		size_t len = fields[i].g2 ? G2U : G1U;
+		rc = fields[i].g2 ? g2_decode(fields[i].dst, r->buf + r->pos, len, BLS_CHECK_ALL, &e)
+				  : g1_decode(fields[i].dst, r->buf + r->pos, len, BLS_CHECK_ALL, &e);
+		if (rc < 0)
+			return decode_fail(err, &e, r->name, "vk", fields[i].name, r->pos);
+		r->pos += len;
+	}
+	return 0;
+}
+
+/* Reads one u32 BE count and checks its points fit in what is left. */
+static int walk_section(struct layout *l, enum query q, byte_reader *r, cuzk_error *err)
+{
+	uint32_t n;
+	int rc = byte_reader_u32be(r, &n, query_names[q], "count", err);
+	if (rc < 0)
+		return rc;
+	if ((rc = byte_reader_need_n(r, n, is_g2(q) ? G2U : G1U, query_names[q], NULL, err)) < 0)
+		return rc;
+	l->count[q] = n;
+	l->offset[q] = r->pos;
+	r->pos += (size_t)n * (is_g2(q) ? G2U : G1U);
+	return 0;
+}
+
+static void *query_array(groth16_params *p, enum query q)
+{
+	void *arrays[Q__COUNT] = { p->vk.ic, p->h, p->l, p->a, p->b_g1, p->b_g2 };
+	return arrays[q];
+}
+
+struct thread_failure {
+	size_t index;            /* global point index, SIZE_MAX if none */
+	cuzk_error err;
+};
+
+struct decode_ctx {
+	const uint8_t *buf;
+	const char *name;
+	const struct layout *l;
+	groth16_params *p;
+	unsigned checks;
+	size_t start[Q__COUNT + 1];   /* global index where each array begins */
+	struct thread_failure *fail;
+};
+
+static void decode_range(void *arg, size_t begin, size_t end, unsigned thread)
+{
+	struct decode_ctx *c = arg;
+	enum query q = Q_IC;
+	for (size_t g = begin; g < end; g++) {
+		while (g >= c->start[q + 1])
+			q++;
+		size_t i = g - c->start[q];
+		/* ic belongs to the VK: always fully checked. */
+		unsigned checks = q == Q_IC ? BLS_CHECK_ALL : c->checks;
+		int rc;
+		if (is_g2(q)) {
+			g2_aff_t *dst = query_array(c->p, q);
+			rc = g2_decode(&dst[i], c->buf + c->l->offset[q] + i * G2U, G2U, checks,
+				       &c->fail[thread].err);
+		} else {
+			g1_aff_t *dst = query_array(c->p, q);
+			rc = g1_decode(&dst[i], c->buf + c->l->offset[q] + i * G1U, G1U, checks,
+				       &c->fail[thread].err);
+		}
+		if (rc < 0) {
+			c->fail[thread].index = g;
+			return;
+		}
+	}
+}
+
+static int decode_points(groth16_params *p, const uint8_t *buf, const struct layout *l,
+			 const char *name, unsigned checks, cuzk_error *err)
+{
+	struct decode_ctx c = { buf, name, l, p, checks, { 0 }, NULL };
+	for (int q = 0; q < Q__COUNT; q++)
+		c.start[q + 1] = c.start[q] + l->count[q];
+	unsigned nthreads = cuzk_nthreads();
+	c.fail = malloc(nthreads * sizeof(*c.fail));
+	if (!c.fail)
+		return cuzk_fail(err, CUZK_E_NOMEM, "%s: out of memory", name);
+	for (unsigned t = 0; t < nthreads; t++)
+		c.fail[t].index = SIZE_MAX;
+	/* Subgroup checks cost ~100 us a point; unchecked decoding far less. */
+	cuzk_parallel_for(c.start[Q__COUNT], checks ? 256 : 8192, nthreads, decode_range, &c);
+	struct thread_failure *first = NULL;
+	for (unsigned t = 0; t < nthreads; t++)
+		if (c.fail[t].index != SIZE_MAX && (!first || c.fail[t].index < first->index))
+			first = &c.fail[t];
+	int rc = 0;
+	if (first) {
+		enum query q = Q_IC;
+		while (first->index >= c.start[q + 1])
+			q++;
+		size_t i = first->index - c.start[q];
+		char what[64];
+		snprintf(what, sizeof(what), "point %zu", i);
+		rc = decode_fail(err, &first->err, name, query_names[q], what,
+				 l->offset[q] + i * (is_g2(q) ? G2U : G1U));
+	}
+	free(c.fail);
+	return rc;
+}
+
+int groth16_params_alloc(groth16_params *ret, size_t n_ic, size_t n_h, size_t n_l, size_t n_a,
+			 size_t n_b_g1, size_t n_b_g2, cuzk_error *err)
+{
+	groth16_params p;
+	memset(&p, 0, sizeof(p));
+	size_t n_g1 = 0, bytes_g1, bytes;
+	if (__builtin_add_overflow(n_ic, n_h, &n_g1) || __builtin_add_overflow(n_g1, n_l, &n_g1) ||
+	    __builtin_add_overflow(n_g1, n_a, &n_g1) || __builtin_add_overflow(n_g1, n_b_g1, &n_g1) ||
+	    __builtin_mul_overflow(n_g1, sizeof(g1_aff_t), &bytes_g1) ||
+	    __builtin_mul_overflow(n_b_g2, sizeof(g2_aff_t), &bytes) ||
+	    __builtin_add_overflow(bytes, bytes_g1, &bytes))
+		return cuzk_fail(err, CUZK_E_NOMEM, "params: point counts overflow");
+	if (bytes >= MMAP_THRESHOLD) {
+		void *m = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (m == MAP_FAILED)
+			return cuzk_fail_errno(err, errno, "params: mapping %zu bytes for the points", bytes);
+		p.storage = m;
+		p.storage_mmapped = 1;
+	} else {
+		p.storage = calloc(1, bytes ? bytes : 1);
+		if (!p.storage)
+			return cuzk_fail(err, CUZK_E_NOMEM, "params: out of memory for %zu bytes of points", bytes);
+	}
+	p.storage_len = bytes;
+	g1_aff_t *g1 = p.storage;
+	p.vk.n_ic = n_ic;
+	p.vk.ic = g1;
+	p.n_h = n_h;
+	p.h = g1 += n_ic;
+	p.n_l = n_l;
+	p.l = g1 += n_h;
+	p.n_a = n_a;
+	p.a = g1 += n_l;
+	p.n_b_g1 = n_b_g1;
+	p.b_g1 = g1 += n_a;
+	p.n_b_g2 = n_b_g2;
+	p.b_g2 = (g2_aff_t *)(g1 + n_b_g1);
+	*ret = p;
+	return 0;
+}
+
+void groth16_params_free(groth16_params *p)
+{
+	if (!p)
+		return;
+	if (p->storage) {
+		if (p->storage_mmapped)
+			munmap(p->storage, p->storage_len);
+		else
+			free(p->storage);
+	} else {
+		free(p->vk.ic);
+		free(p->h);
+		free(p->l);
+		free(p->a);
+		free(p->b_g1);
+		free(p->b_g2);
+	}
+	memset(p, 0, sizeof(*p));
+}
+
+static int check_trailing(const byte_reader *r, cuzk_error *err)
+{
+	if (byte_reader_left(r) == 0)
+		return 0;
+	return cuzk_fail(err, CUZK_E_FORMAT, "%s: %zu unexpected bytes after the last section, at offset %zu",
+			 r->name, byte_reader_left(r), r->pos);
+}
+
+int groth16_params_parse_mem(groth16_params *ret, const uint8_t *buf, size_t len, const char *name,
+			     unsigned checks, cuzk_error *err)
+{
+	byte_reader r = { buf, len, 0, name };
+	groth16_vk vk;
+	struct layout l;
+	memset(&l, 0, sizeof(l));
+	int rc = parse_vk_fixed(&vk, &r, err);
+	for (int q = 0; q < Q__COUNT && rc == 0; q++)
+		rc = walk_section(&l, q, &r, err);
+	if (rc == 0)
+		rc = check_trailing(&r, err);
+	if (rc < 0)
+		return rc;
+	groth16_params p;
+	rc = groth16_params_alloc(&p, l.count[Q_IC], l.count[Q_H], l.count[Q_L], l.count[Q_A],
+				  l.count[Q_B_G1], l.count[Q_B_G2], err);
+	if (rc < 0)
+		return cuzk_error_prefix(err, "%s", name);
+	g1_aff_t *ic = p.vk.ic;
+	p.vk = vk;
+	p.vk.ic = ic;
+	p.vk.n_ic = l.count[Q_IC];
+	if ((rc = decode_points(&p, buf, &l, name, checks, err)) < 0) {
+		groth16_params_free(&p);
+		return rc;
+	}
+	*ret = p;
+	return 0;
+}
+
+int groth16_params_read(groth16_params *ret, const char *path, unsigned checks, cuzk_error *err)
+{
+	file_map m;
+	int rc = file_map_open(&m, path, err);
+	if (rc < 0)
+		return rc;
+	rc = groth16_params_parse_mem(ret, m.buf, m.len, path, checks, err);
+	file_map_close(&m);
+	return rc;
+}
+
+static void put_g1(byte_writer *w, const g1_aff_t *pt)
+{
+	uint8_t b[G1U];
+	g1_encode_uncompressed(b, pt);
+	byte_writer_put(w, b, sizeof(b));
+}
+
+static void put_g2(byte_writer *w, const g2_aff_t *pt)
+{
+	uint8_t b[G2U];
+	g2_encode_uncompressed(b, pt);
+	byte_writer_put(w, b, sizeof(b));
+}
+
+static void put_g1_section(byte_writer *w, const g1_aff_t *pts, size_t n)
+{
+	byte_writer_u32be(w, (uint32_t)n);
+	for (size_t i = 0; i < n; i++)
+		put_g1(w, &pts[i]);
+}
+
+static void put_vk(byte_writer *w, const groth16_vk *vk)
+{
+	put_g1(w, &vk->alpha_g1);
+	put_g1(w, &vk->beta_g1);
+	put_g2(w, &vk->beta_g2);
+	put_g2(w, &vk->gamma_g2);
+	put_g1(w, &vk->delta_g1);
+	put_g2(w, &vk->delta_g2);
+	put_g1_section(w, vk->ic, vk->n_ic);
+}
+
+int groth16_params_write(const groth16_params *p, const char *path, cuzk_error *err)
+{
+	size_t counts[] = { p->vk.n_ic, p->n_h, p->n_l, p->n_a, p->n_b_g1, p->n_b_g2 };
+	for (int q = 0; q < Q__COUNT; q++)
+		if (counts[q] > UINT32_MAX)
+			return cuzk_fail(err, CUZK_E_INVAL, "%s: section %s: %zu points do not fit a u32 count",
+					 path, query_names[q], counts[q]);
+	byte_writer w;
+	int rc = byte_writer_open(&w, path, err);
+	if (rc < 0)
+		return rc;
+	put_vk(&w, &p->vk);
+	put_g1_section(&w, p->h, p->n_h);
+	put_g1_section(&w, p->l, p->n_l);
+	put_g1_section(&w, p->a, p->n_a);
+	put_g1_section(&w, p->b_g1, p->n_b_g1);
+	byte_writer_u32be(&w, (uint32_t)p->n_b_g2);
+	for (size_t i = 0; i < p->n_b_g2; i++)
+		put_g2(&w, &p->b_g2[i]);
+	return byte_writer_close(&w, err);
+}
+
+int groth16_vk_parse_mem(groth16_vk *ret, const uint8_t *buf, size_t len, const char *name,
+			 cuzk_error *err)
+{
+	byte_reader r = { buf, len, 0, name };
+	groth16_vk vk;
+	struct layout l;
+	memset(&l, 0, sizeof(l));
+	int rc = parse_vk_fixed(&vk, &r, err);
+	if (rc == 0)
+		rc = walk_section(&l, Q_IC, &r, err);
+	if (rc == 0)
+		rc = check_trailing(&r, err);
+	if (rc < 0)
+		return rc;
+	vk.n_ic = l.count[Q_IC];
+	vk.ic = malloc((vk.n_ic ? vk.n_ic : 1) * sizeof(*vk.ic));
+	if (!vk.ic)
+		return cuzk_fail(err, CUZK_E_NOMEM, "%s: out of memory for %zu ic points", name, vk.n_ic);
+	for (size_t i = 0; i < vk.n_ic; i++) {
+		cuzk_error e;
+		size_t at = l.offset[Q_IC] + i * G1U;
+		if (g1_decode(&vk.ic[i], buf + at, G1U, BLS_CHECK_ALL, &e) < 0) {
+			free(vk.ic);
+			char what[64];
+			snprintf(what, sizeof(what), "point %zu", i);
+			return decode_fail(err, &e, name, "ic", what, at);
+		}
+	}
+	*ret = vk;
+	return 0;
+}
+
+int groth16_vk_read(groth16_vk *ret, const char *path, cuzk_error *err)
+{
+	file_map m;
+	int rc = file_map_open(&m, path, err);
+	if (rc < 0)
+		return rc;
+	rc = groth16_vk_parse_mem(ret, m.buf, m.len, path, err);
+	file_map_close(&m);
+	return rc;
+}
+
+int groth16_vk_write(const groth16_vk *vk, const char *path, cuzk_error *err)
+{
+	if (vk->n_ic > UINT32_MAX)
+		return cuzk_fail(err, CUZK_E_INVAL, "%s: %zu ic points do not fit a u32 count", path, vk->n_ic);
+	byte_writer w;
+	int rc = byte_writer_open(&w, path, err);
+	if (rc < 0)
+		return rc;
+	put_vk(&w, vk);
+	return byte_writer_close(&w, err);
+}
+
+void groth16_vk_free(groth16_vk *vk)
+{
+	if (!vk)
+		return;
+	free(vk->ic);
+	memset(vk, 0, sizeof(*vk));
+}
+
+int groth16_vk_copy(groth16_vk *ret, const groth16_vk *src, cuzk_error *err)
+{
+	groth16_vk vk = *src;
+	vk.ic = malloc((src->n_ic ? src->n_ic : 1) * sizeof(*vk.ic));
+	if (!vk.ic)
+		return cuzk_fail(err, CUZK_E_NOMEM, "vk: out of memory for %zu ic points", src->n_ic);
+	if (src->n_ic)
+		memcpy(vk.ic, src->ic, src->n_ic * sizeof(*vk.ic));
+	*ret = vk;
+	return 0;
+}
+
+void groth16_proof_encode(uint8_t out[GROTH16_PROOF_SIZE], const groth16_proof *p)
+{
+	g1_encode_compressed(out, &p->a);
+	g2_encode_compressed(out + G1_COMPRESSED_SIZE, &p->b);
+	g1_encode_compressed(out + G1_COMPRESSED_SIZE + G2_COMPRESSED_SIZE, &p->c);
+}
+
+/* Decodes one proof; name/offset only shape the message. */
+static int proof_decode_at(groth16_proof *ret, const uint8_t *in, const char *name, size_t offset,
+			   cuzk_error *err)
+{
+	groth16_proof p;
+	cuzk_error e;
+	const char *part = "A";
+	size_t at = 0;
+	int rc = g1_decode(&p.a, in, G1_COMPRESSED_SIZE, BLS_CHECK_ALL, &e);
+	if (rc == 0) {
+		part = "B";
+		at = G1_COMPRESSED_SIZE;
+		rc = g2_decode(&p.b, in + at, G2_COMPRESSED_SIZE, BLS_CHECK_ALL, &e);
+	}
+	if (rc == 0) {
+		part = "C";
+		at = G1_COMPRESSED_SIZE + G2_COMPRESSED_SIZE;
+		rc = g1_decode(&p.c, in + at, G1_COMPRESSED_SIZE, BLS_CHECK_ALL, &e);
+	}
+	if (rc < 0)
+		return cuzk_fail(err, e.code, "%s: %s at offset %zu: %s", name, part, offset + at, e.msg);
+	*ret = p;
+	return 0;
+}
+
+int groth16_proof_decode(groth16_proof *ret, const uint8_t *in, size_t len, cuzk_error *err)
+{
+	if (len != GROTH16_PROOF_SIZE)
+		return cuzk_fail(err, CUZK_E_LENGTH, "proof: %zu bytes, expected %d", len, GROTH16_PROOF_SIZE);
+	return proof_decode_at(ret, in, "proof", 0, err);
+}
+
+int groth16_proofs_read(groth16_proof **ret, size_t *ret_n, const char *path, cuzk_error *err)
+{
+	file_map m;
+	int rc = file_map_open(&m, path, err);
+	if (rc < 0)
+		return rc;
+	if (m.len == 0 || m.len % GROTH16_PROOF_SIZE != 0) {
+		rc = cuzk_fail(err, CUZK_E_LENGTH, "%s: %zu bytes is not a whole number of %d-byte proofs",
+			       path, m.len, GROTH16_PROOF_SIZE);
+		file_map_close(&m);
+		return rc;
+	}
+	size_t n = m.len / GROTH16_PROOF_SIZE;
+	groth16_proof *proofs = malloc(n * sizeof(*proofs));
+	if (!proofs) {
+		file_map_close(&m);
+		return cuzk_fail(err, CUZK_E_NOMEM, "%s: out of memory for %zu proofs", path, n);
+	}
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		char what[600];
+		snprintf(what, sizeof(what), "%s: proof %zu", path, i);
+		rc = proof_decode_at(&proofs[i], m.buf + i * GROTH16_PROOF_SIZE, what,
+				     i * GROTH16_PROOF_SIZE, err);
+	}
+	file_map_close(&m);
+	if (rc < 0) {
+		free(proofs);
+		return rc;
+	}
+	*ret = proofs;
+	*ret_n = n;
+	return 0;
+}
+
+int groth16_proofs_write(const groth16_proof *proofs, size_t n, const char *path, cuzk_error *err)
+{
+	byte_writer w;
+	int rc = byte_writer_open(&w, path, err);
+	if (rc < 0)
+		return rc;
+	for (size_t i = 0; i < n; i++) {
+		uint8_t b[GROTH16_PROOF_SIZE];
+		groth16_proof_encode(b, &proofs[i]);
+		byte_writer_put(&w, b, sizeof(b));
+	}
+	return byte_writer_close(&w, err);
+}

@@ -1,0 +1,74 @@
+/* bellperson's file formats: Parameters (VK + five queries), VerifyingKey
+ * and proofs (DESIGN.md, "Compatibility").
+ *
+ * Parameters file, no padding, integers big-endian:
+ *   vk:   alpha_g1 (G1, 96 B), beta_g1 (G1), beta_g2 (G2, 192 B), gamma_g2 (G2),
+ *         delta_g1 (G1), delta_g2 (G2), u32 n_ic, n_ic × G1
+ *   then h, l, a, b_g1 (G1) and b_g2 (G2): each a u32 count and that many
+ *   uncompressed points.
+ * A VerifyingKey file is the vk part alone.
+ *
+ * Every reader validates every count against the bytes left before it
+ * allocates anything; errors name the file (or buffer name), the section
+ * and the byte offset.  Identity points (infinity) are accepted in the
+ * queries: our own setup writes them only where a query is really zero. */
+#ifndef CUZK_GROTH16_PARAMS_IO_H
+#define CUZK_GROTH16_PARAMS_IO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bls12_381/encoding.h"
+#include "common/error.h"
+#include "groth16/types.h"
+
+/* Checks on the query points (enum bls_check).  The VK is always fully
+ * checked (on the curve and in the subgroup): it is small and a bad VK
+ * would make every verification meaningless.  Filecoin's 47 GB files come
+ * from a trusted ceremony; BLS_CHECK_NONE skips the subgroup checks that
+ * would otherwise cost minutes (coordinates are still range-checked). */
+#define GROTH16_PARAMS_CHECK_DEFAULT BLS_CHECK_ALL
+
+/* Parses a parameters file held in memory (len bytes); name is used in
+ * messages.  Points are decoded in parallel into one storage block owned by
+ * *ret.  0, or -CUZK_E_FORMAT (count past the end, trailing bytes),
+ * -CUZK_E_NOMEM, or a point decoding error (-CUZK_E_FLAGS,
+ * -CUZK_E_NONCANONICAL, -CUZK_E_NOT_ON_CURVE, -CUZK_E_NOT_IN_SUBGROUP).
+ * On failure *ret is untouched. */
+int groth16_params_parse_mem(groth16_params *ret, const uint8_t *buf, size_t len, const char *name,
+			     unsigned checks, cuzk_error *err);
+/* Maps path read-only (never reads it into malloc'd memory) and parses it.
+ * Also -CUZK_E_IO for open/fstat/mmap failures. */
+int groth16_params_read(groth16_params *ret, const char *path, unsigned checks, cuzk_error *err);
+int groth16_params_write(const groth16_params *p, const char *path, cuzk_error *err);
+
+/* Allocates one storage block for params with these counts and points every
+ * array (vk.ic, h, l, a, b_g1, b_g2) into it, zero-filled; large blocks come
+ * from an anonymous mmap.  For writers of params (the dev setup). */
+int groth16_params_alloc(groth16_params *ret, size_t n_ic, size_t n_h, size_t n_l, size_t n_a,
+			 size_t n_b_g1, size_t n_b_g2, cuzk_error *err);
+/* Frees what p owns: the storage block if there is one, else each array
+ * separately (malloc'd).  Leaves *p zeroed; safe on a zeroed struct. */
+void groth16_params_free(groth16_params *p);
+
+/* A VerifyingKey alone (always fully checked). vk->ic is malloc'd. */
+int groth16_vk_parse_mem(groth16_vk *ret, const uint8_t *buf, size_t len, const char *name,
+			 cuzk_error *err);
+int groth16_vk_read(groth16_vk *ret, const char *path, cuzk_error *err);
+int groth16_vk_write(const groth16_vk *vk, const char *path, cuzk_error *err);
+void groth16_vk_free(groth16_vk *vk);
+/* Deep copy (ic duplicated), e.g. to keep the VK of params that are freed. */
+int groth16_vk_copy(groth16_vk *ret, const groth16_vk *src, cuzk_error *err);
+/* Size in bytes of a VK's encoding. */
+size_t groth16_vk_encoded_size(size_t n_ic);
+
+/* Proofs: 192 bytes each, A ‖ B ‖ C compressed. */
+void groth16_proof_encode(uint8_t out[GROTH16_PROOF_SIZE], const groth16_proof *p);
+/* Full checks (flags, canonical, curve, subgroup); -CUZK_E_LENGTH if len != 192. */
+int groth16_proof_decode(groth16_proof *ret, const uint8_t *in, size_t len, cuzk_error *err);
+/* A proofs file is the proofs concatenated (partitions in order).
+ * *ret is malloc'd; its length must be a non-zero multiple of 192. */
+int groth16_proofs_read(groth16_proof **ret, size_t *ret_n, const char *path, cuzk_error *err);
+int groth16_proofs_write(const groth16_proof *proofs, size_t n, const char *path, cuzk_error *err);
+
+#endif

@@ -1,0 +1,96 @@
+/* The daemon commands of the cuzk CLI, in the exact forms scripts rely on
+ * (issue 3), against a real cuzkd:
+ *   cuzk submit --socket PATH --srs NAME --witness W.witness --out P.proof [--priority P] [--seed N]
+ *   cuzk status --socket PATH [--json]
+ *   cuzk metrics --socket PATH
+ *   cuzk cancel --socket PATH --request ID */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tests/daemon/harness.h"
+#include "tests/check.h"
+
+#ifndef CUZK_BIN
+#error "CUZK_BIN must name the cuzk binary under test"
+#endif
+
+static char out[8192];
+
+/* Runs cmd through the shell with stdout and stderr in out; returns the exit code. */
+static int run(const char *cmd)
+{
+	char full[2048];
+	snprintf(full, sizeof(full), "%s 2>&1", cmd);
+	FILE *p = popen(full, "r");
+	REQUIRE(p);
+	size_t n = fread(out, 1, sizeof(out) - 1, p);
+	out[n] = '\0';
+	int st = pclose(p);
+	fprintf(stderr, "$ %s\n%s", cmd, out);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int read_file(const char *path, uint8_t *buf, size_t cap)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return -1;
+	size_t n = fread(buf, 1, cap, f);
+	fclose(f);
+	return (int)n;
+}
+
+int main(void)
+{
+	struct td_env env;
+	struct tcircuit c;
+	char cmd[1600], wit[400], proof[400];
+	uint8_t bytes[2 * CUZK_PROOF_BYTES];
+
+	td_env_init(&env, "cli");
+	tcircuit_make(&c, &env, "small.params", 8, 2, 5);
+	td_daemon_start(&env, NULL);
+	snprintf(wit, sizeof(wit), "%s/w.witness", env.dir);
+	snprintf(proof, sizeof(proof), "%s/p.proof", env.dir);
+	close(tcircuit_file(&c, wit));
+
+	snprintf(cmd, sizeof(cmd), "%s submit --socket %s --srs %s --witness %s --out %s --priority critical --seed 9",
+		 CUZK_BIN, env.socket, c.name, wit, proof);
+	CHECK(run(cmd) == 0 && strstr(out, "1 proof"));
+	CHECK(read_file(proof, bytes, sizeof(bytes)) == CUZK_PROOF_BYTES && tcircuit_verify(&c, bytes) == 0);
+	uint8_t again[2 * CUZK_PROOF_BYTES];
+	snprintf(cmd, sizeof(cmd), "%s submit --socket %s --srs %s --witness %s --out %s.2 --seed 9", CUZK_BIN,
+		 env.socket, c.name, wit, proof);
+	CHECK(run(cmd) == 0);
+	snprintf(cmd, sizeof(cmd), "%s.2", proof);
+	CHECK_MSG(read_file(cmd, again, sizeof(again)) == CUZK_PROOF_BYTES &&
+		  memcmp(again, bytes, CUZK_PROOF_BYTES) == 0, "--seed does not make the proof reproducible");
+
+	/* The daemon's error line, and a non-zero exit. */
+	snprintf(cmd, sizeof(cmd), "%s submit --socket %s --srs nope.params --witness %s --out %s.3", CUZK_BIN,
+		 env.socket, wit, proof);
+	CHECK(run(cmd) == 1 && strstr(out, "unknown SRS 'nope.params'"));
+	snprintf(cmd, sizeof(cmd), "%s submit --socket %s --srs %s --witness %s --out %s.3 --priority urgent",
+		 CUZK_BIN, env.socket, c.name, wit, proof);
+	CHECK(run(cmd) == 2 && strstr(out, "--priority"));
+
+	snprintf(cmd, sizeof(cmd), "%s status --socket %s", CUZK_BIN, env.socket);
+	CHECK(run(cmd) == 0 && strstr(out, "queue:"));
+	snprintf(cmd, sizeof(cmd), "%s status --socket %s --json", CUZK_BIN, env.socket);
+	CHECK(run(cmd) == 0 && out[0] == '{' && strstr(out, "\"proofs_ok\":2"));
+	snprintf(cmd, sizeof(cmd), "%s metrics --socket %s", CUZK_BIN, env.socket);
+	CHECK(run(cmd) == 0 && strstr(out, "# TYPE cuzk_proofs_total counter"));
+	snprintf(cmd, sizeof(cmd), "%s cancel --socket %s --request 424242", CUZK_BIN, env.socket);
+	CHECK(run(cmd) == 1 && strstr(out, "no job 424242"));
+	snprintf(cmd, sizeof(cmd), "%s status --socket %s/absent.sock", CUZK_BIN, env.dir);
+	CHECK(run(cmd) == 1 && strstr(out, "absent.sock"));
+
+	int st = td_daemon_stop(&env, SIGTERM);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	tcircuit_free(&c);
+	td_env_cleanup(&env, check_failures != 0);
+	CHECK_DONE();
+}

@@ -1,0 +1,160 @@
+/* libcuzk end to end against a real cuzkd (CPU backend): a three-partition
+ * witness written in place through the buffer's pointers, proofs that verify,
+ * the same buffer submitted again (a registration-cache hit), a witness file
+ * loaded by cuzk_buffer_load_file, rejections with the daemon's message,
+ * cancel (own request, and another connection's job by its job id), status
+ * and metrics, and a client that leaves with work in flight. */
+#include <signal.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tests/daemon/harness.h"
+#include "cuzk.h"
+#include "tests/check.h"
+
+static cuzk_error err;
+static struct cuzk_completion done;
+
+/* Writes c's witness into every partition of b, in place. */
+static void write_in_place(cuzk_buffer *b, const struct tcircuit *c, uint32_t parts)
+{
+	const groth16_synth *s = &c->syn;
+	size_t nc = s->num_constraints, ni = s->num_inputs, na = s->num_aux;
+	size_t words_in = (ni + 63) / 64, words_aux = (na + 63) / 64;
+	for (uint32_t i = 0; i < parts; i++) {
+		struct cuzk_partition p;
+		REQUIRE(cuzk_buffer_partition(b, i, &p) == 0);
+		memcpy(p.a, s->a, nc * sizeof(fr_t));
+		memcpy(p.b, s->b, nc * sizeof(fr_t));
+		memcpy(p.c, s->c, nc * sizeof(fr_t));
+		memcpy(p.input, c->z, ni * sizeof(fr_t));
+		memcpy(p.aux, c->z + ni, na * sizeof(fr_t));
+		memcpy(p.a_aux_density, s->a_aux_density, words_aux * 8);
+		memcpy(p.b_input_density, s->b_input_density, words_in * 8);
+		memcpy(p.b_aux_density, s->b_aux_density, words_aux * 8);
+	}
+}
+
+/* The next completion, whichever it is. */
+static int wait_any(cuzk_client *cl)
+{
+	int r = cuzk_wait(cl, &done, TD_TIMEOUT_MS, &err);
+	if (r != 1) {
+		fprintf(stderr, "wait: %d %s\n", r, err.msg);
+		return -1;
+	}
+	return 0;
+}
+
+/* Waits for the completion of id (others are not expected here). */
+static int wait_for(cuzk_client *cl, uint64_t id)
+{
+	if (wait_any(cl) < 0)
+		return -1;
+	CHECK_MSG(done.request_id == id, "completion of %llu, expected %llu", (unsigned long long)done.request_id,
+		  (unsigned long long)id);
+	return 0;
+}
+
+static void prove_and_verify(cuzk_client *cl, cuzk_buffer *b, const struct tcircuit *c, uint32_t parts)
+{
+	const struct cuzk_request req = { .srs = c->name, .priority = CUZK_PRIORITY_HIGH,
+					  .flags = CUZK_REQ_FIXED_RS | CUZK_REQ_MONTGOMERY, .seed = 11 };
+	uint64_t id, job = 0;
+	REQUIRE(cuzk_submit(cl, b, &req, &id, &job, &err) == 0);
+	REQUIRE(wait_for(cl, id) == 0);
+	CHECK_MSG(done.status == 0, "status %d: %s", done.status, done.message);
+	CHECK(done.num_partitions == parts && done.phase_ns[CUZK_PHASE_TOTAL] > 0);
+	for (uint32_t i = 0; i < done.num_partitions; i++)
+		CHECK_MSG(tcircuit_verify(c, done.proof[i]) == 0, "partition %u does not verify", i);
+}
+
+int main(void)
+{
+	struct td_env env;
+	struct tcircuit c;
+	cuzk_client *cl;
+	cuzk_buffer *b, *f;
+	char path[400], *text;
+	size_t len;
+
+	td_env_init(&env, "libcuzk");
+	tcircuit_make(&c, &env, "small.params", 9, 2, 7);
+	td_daemon_start(&env, "[engine]\ncpu_workers = 1\n");
+	REQUIRE(cuzk_connect(&cl, env.socket, NULL, &err) == 0);
+
+	/* In place, three partitions, then the same buffer again. */
+	const struct cuzk_dims dims = { .num_constraints = c.syn.num_constraints, .num_inputs = c.syn.num_inputs,
+					.num_aux = c.syn.num_aux, .num_partitions = 3,
+					.flags = CUZK_WITNESS_FLAG_MONTGOMERY };
+	REQUIRE(cuzk_buffer_alloc(cl, &b, &dims, &err) == 0);
+	write_in_place(b, &c, 3);
+	prove_and_verify(cl, b, &c, 3);
+	prove_and_verify(cl, b, &c, 3);
+	REQUIRE(cuzk_daemon_metrics(cl, &text, &len, &err) == 0);
+	CHECK_MSG(tc_metric(text, "cuzk_registration_cache_hits_total") >= 1, "no registration cache hit");
+	free(text);
+
+	/* A witness file loaded into a buffer. */
+	snprintf(path, sizeof(path), "%s/w.witness", env.dir);
+	close(tcircuit_file(&c, path));
+	REQUIRE(cuzk_buffer_load_file(cl, &f, path, &err) == 0);
+	prove_and_verify(cl, f, &c, 1);
+
+	/* Rejections come back from submit with the daemon's message. */
+	struct cuzk_request req = { .srs = "nope.params", .priority = CUZK_PRIORITY_LOW };
+	uint64_t id;
+	CHECK(cuzk_submit(cl, f, &req, &id, NULL, &err) == -CUZK_E_NOTFOUND && strstr(err.msg, "nope.params"));
+	req.srs = "../small.params";
+	CHECK(cuzk_submit(cl, f, &req, &id, NULL, &err) == -CUZK_E_INVAL);
+	req.srs = c.name;
+	req.flags = CUZK_REQ_CANONICAL;
+	CHECK(cuzk_submit(cl, f, &req, &id, NULL, &err) == -CUZK_E_MISMATCH);
+	CHECK(cuzk_cancel(cl, 987654, &err) == -CUZK_E_NOTFOUND);
+
+	/* Cancel right after submit: one completion, cancelled or done. */
+	req.flags = 0;
+	REQUIRE(cuzk_submit(cl, b, &req, &id, NULL, &err) == 0);
+	int cr = cuzk_cancel(cl, id, &err);
+	CHECK(cr == 0 || cr == -CUZK_E_NOTFOUND);
+	REQUIRE(wait_for(cl, id) == 0);
+	CHECK_MSG(done.status == 0 || done.status == CUZK_E_CANCELLED, "status %d", done.status);
+	CHECK(cuzk_poll(cl, &done, &err) == 0);
+
+	/* Another connection (an operator's `cuzk cancel`) cancels by job id: the
+	 * third job waits behind two three-partition proofs on the one worker. */
+	cuzk_client *op;
+	uint64_t ids[3], jobs[3];
+	REQUIRE(cuzk_connect(&op, env.socket, NULL, &err) == 0);
+	for (int i = 0; i < 3; i++) {
+		REQUIRE(cuzk_submit(cl, b, &req, &ids[i], &jobs[i], &err) == 0);
+		CHECK(jobs[i] != 0 && (i == 0 || jobs[i] > jobs[i - 1]));
+	}
+	CHECK_MSG(cuzk_cancel_job(op, jobs[2], &err) == 0, "cancel job %llu: %s", (unsigned long long)jobs[2], err.msg);
+	CHECK(cuzk_cancel_job(op, jobs[2] + 1000, &err) == -CUZK_E_NOTFOUND && strstr(err.msg, "job"));
+	cuzk_disconnect(op);
+	for (int i = 0; i < 3; i++) {
+		REQUIRE(wait_any(cl) == 0);
+		int k = done.request_id == ids[0] ? 0 : done.request_id == ids[1] ? 1 : 2;
+		CHECK_MSG(done.status == (k == 2 ? CUZK_E_CANCELLED : 0), "job %d: status %d", k, done.status);
+	}
+
+	REQUIRE(cuzk_daemon_status(cl, CUZK_STATUS_JSON, &text, &len, &err) == 0);
+	CHECK(strlen(text) == len && strstr(text, "\"backend\":\"cpu\""));
+	free(text);
+
+	/* Leaving with a proof in flight disturbs nobody. */
+	req.srs = c.name;
+	REQUIRE(cuzk_submit(cl, b, &req, &id, NULL, &err) == 0);
+	cuzk_disconnect(cl);
+	CHECK(td_serves(&env, &c) == 0);
+
+	cuzk_buffer_free(b);
+	cuzk_buffer_free(f);
+	int st = td_daemon_stop(&env, SIGTERM);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	tcircuit_free(&c);
+	td_env_cleanup(&env, check_failures != 0);
+	CHECK_DONE();
+}

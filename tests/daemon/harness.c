@@ -1,0 +1,622 @@
+/* End-to-end harness for cuzkd tests (see harness.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "groth16/gencircuit.h"
+#include "groth16/params_io.h"
+#include "groth16/setup.h"
+#include "groth16/verifier.h"
+#include "tests/daemon/harness.h"
+
+#ifndef CUZKD_BIN
+#error "CUZKD_BIN must name the cuzkd binary under test"
+#endif
+
+static void die(const char *what, const char *detail)
+{
+	fprintf(stderr, "harness: %s: %s\n", what, detail);
+	exit(1);
+}
+
+void td_env_init(struct td_env *env, const char *tag)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	memset(env, 0, sizeof(*env));
+	env->pid = -1;
+	env->notify_fd = env->pidfd = -1;
+	snprintf(env->dir, sizeof(env->dir), "%s/cuzkd-%s-XXXXXX", tmp && *tmp ? tmp : "/tmp", tag);
+	if (!mkdtemp(env->dir))
+		die("mkdtemp", strerror(errno));
+	snprintf(env->srs_dir, sizeof(env->srs_dir), "%s/srs", env->dir);
+	snprintf(env->socket, sizeof(env->socket), "%s/s", env->dir);
+	snprintf(env->conf, sizeof(env->conf), "%s/cuzkd.conf", env->dir);
+	snprintf(env->log, sizeof(env->log), "%s/cuzkd.log", env->dir);
+	if (mkdir(env->srs_dir, 0700) < 0)
+		die("mkdir", strerror(errno));
+}
+
+static void remove_tree(const char *path)
+{
+	char cmd[600];
+
+	/* Only ever our own mkdtemp directory. */
+	if (strstr(path, "/cuzkd-") == NULL)
+		return;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", path);
+	if (system(cmd) != 0)
+		fprintf(stderr, "harness: could not remove %s\n", path);
+}
+
+void td_env_cleanup(struct td_env *env, int print_log)
+{
+	if (env->pid > 0 && td_daemon_alive(env))
+		td_daemon_stop(env, SIGKILL);
+	if (print_log || getenv("CUZKD_TEST_VERBOSE")) {
+		char line[1024];
+		FILE *f = fopen(env->log, "r");
+		fprintf(stderr, "---- cuzkd log ----\n");
+		while (f && fgets(line, sizeof(line), f))
+			fputs(line, stderr);
+		if (f)
+			fclose(f);
+		fprintf(stderr, "-------------------\n");
+	}
+	if (env->notify_fd >= 0)
+		close(env->notify_fd);
+	if (env->pidfd >= 0)
+		close(env->pidfd);
+	remove_tree(env->dir);
+}
+
+void tcircuit_make(struct tcircuit *c, const struct td_env *env, const char *name, unsigned log_k,
+		   size_t inputs, uint64_t seed)
+{
+	gencircuit_spec spec = { .log_constraints = log_k, .num_inputs = inputs, .seed = seed };
+	char path[600];
+	cuzk_error err;
+
+	memset(c, 0, sizeof(*c));
+	snprintf(c->name, sizeof(c->name), "%s", name);
+	if (gencircuit_build(&spec, &c->cs, &c->z, &err))
+		die("gencircuit_build", err.msg);
+	if (groth16_dev_setup_insecure(&c->params, &c->cs, seed, &err))
+		die("dev setup", err.msg);
+	if (groth16_synthesize(&c->syn, &c->cs, c->z, c->cs.num_inputs + c->cs.num_aux, &err))
+		die("synthesize", err.msg);
+	snprintf(path, sizeof(path), "%s/%s", env->srs_dir, name);
+	if (groth16_params_write(&c->params, path, &err))
+		die("params write", err.msg);
+}
+
+void tcircuit_free(struct tcircuit *c)
+{
+	groth16_params_free(&c->params);
+	groth16_synth_free(&c->syn);
+	r1cs_free(&c->cs);
+	free(c->z);
+}
+
+/* Fills a whole witness file image (header, table, sections). */
+static void fill_witness(const struct tcircuit *c, uint8_t *buf, const struct cuzk_witness_desc *d)
+{
+	const groth16_synth *s = &c->syn;
+	size_t ni = s->num_inputs, na = s->num_aux;
+
+	cuzk_witness_write_header(buf, d);
+	for (unsigned p = 0; p < d->hdr.num_partitions; p++) {
+		const uint64_t *off = d->part[p].offset;
+		memcpy(buf + off[CUZK_SEC_A], s->a, d->len[CUZK_SEC_A]);
+		memcpy(buf + off[CUZK_SEC_B], s->b, d->len[CUZK_SEC_B]);
+		memcpy(buf + off[CUZK_SEC_C], s->c, d->len[CUZK_SEC_C]);
+		memcpy(buf + off[CUZK_SEC_INPUT], c->z, ni * sizeof(fr_t));
+		memcpy(buf + off[CUZK_SEC_AUX], c->z + ni, na * sizeof(fr_t));
+		memcpy(buf + off[CUZK_SEC_A_AUX_DENSITY], s->a_aux_density, d->len[CUZK_SEC_A_AUX_DENSITY]);
+		memcpy(buf + off[CUZK_SEC_B_INPUT_DENSITY], s->b_input_density, d->len[CUZK_SEC_B_INPUT_DENSITY]);
+		memcpy(buf + off[CUZK_SEC_B_AUX_DENSITY], s->b_aux_density, d->len[CUZK_SEC_B_AUX_DENSITY]);
+	}
+}
+
+static void layout(const struct tcircuit *c, unsigned parts, struct cuzk_witness_desc *d)
+{
+	cuzk_error err;
+
+	if (cuzk_witness_layout(d, c->syn.num_constraints, c->syn.num_inputs, c->syn.num_aux, parts,
+				CUZK_WITNESS_MONTGOMERY, &err))
+		die("witness layout", err.msg);
+}
+
+static int fill_fd(const struct tcircuit *c, int fd, unsigned parts)
+{
+	struct cuzk_witness_desc d;
+	uint8_t *map;
+
+	layout(c, parts, &d);
+	if (ftruncate(fd, (off_t)d.file_size) < 0)
+		die("ftruncate", strerror(errno));
+	map = mmap(NULL, d.file_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (map == MAP_FAILED)
+		die("mmap", strerror(errno));
+	fill_witness(c, map, &d);
+	munmap(map, d.file_size);
+	return fd;
+}
+
+int tcircuit_memfd(const struct tcircuit *c, unsigned parts, unsigned seals)
+{
+	int fd = memfd_create("cuzk-test-witness", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+
+	if (fd < 0)
+		die("memfd_create", strerror(errno));
+	fill_fd(c, fd, parts);
+	if (seals && fcntl(fd, F_ADD_SEALS, (int)seals) < 0)
+		die("F_ADD_SEALS", strerror(errno));
+	return fd;
+}
+
+int tcircuit_file(const struct tcircuit *c, const char *path)
+{
+	return tcircuit_file_parts(c, path, 1);
+}
+
+int tcircuit_file_parts(const struct tcircuit *c, const char *path, unsigned parts)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+
+	if (fd < 0)
+		die(path, strerror(errno));
+	return fill_fd(c, fd, parts);
+}
+
+int tcircuit_verify(const struct tcircuit *c, const uint8_t *proof)
+{
+	groth16_proof p;
+	cuzk_error err;
+
+	if (groth16_proof_decode(&p, proof, GROTH16_PROOF_SIZE, &err)) {
+		fprintf(stderr, "proof does not decode: %s\n", err.msg);
+		return -1;
+	}
+	if (groth16_verify(&c->params.vk, c->z + 1, c->cs.num_inputs - 1, &p, &err)) {
+		fprintf(stderr, "proof does not verify: %s\n", err.msg);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- the daemon ---- */
+
+static void set_sun_path(struct sockaddr_un *sa, const char *path)
+{
+	size_t n = strlen(path);
+
+	if (n >= sizeof(sa->sun_path))
+		die(path, "socket path too long (set TMPDIR to a shorter directory)");
+	memcpy(sa->sun_path, path, n + 1);
+}
+
+static int notify_socket(const char *path)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0)
+		die("notify socket", strerror(errno));
+	set_sun_path(&sa, path);
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
+		die("bind notify socket", strerror(errno));
+	return fd;
+}
+
+void td_write_conf(struct td_env *env, const char *extra)
+{
+	FILE *f = fopen(env->conf, "w");
+
+	if (!f)
+		die(env->conf, strerror(errno));
+	fprintf(f, "[daemon]\nsocket = %s\nsrs_dir = %s\nbackend = %s\n%s\n", env->socket, env->srs_dir,
+		td_backend(), extra ? extra : "");
+	fclose(f);
+}
+
+void td_spawn(struct td_env *env, char *const argv[])
+{
+	char notify_path[320];
+
+	snprintf(notify_path, sizeof(notify_path), "%s/notify", env->dir);
+	unlink(notify_path);
+	if (env->notify_fd >= 0)
+		close(env->notify_fd);
+	env->notify_fd = notify_socket(notify_path);
+	env->pid = fork();
+	if (env->pid < 0)
+		die("fork", strerror(errno));
+	if (env->pid == 0) {
+		int logfd = open(env->log, O_WRONLY | O_CREAT | O_APPEND, 0600);
+		if (logfd >= 0)
+			dup2(logfd, STDERR_FILENO);
+		setenv("NOTIFY_SOCKET", notify_path, 1);
+		if (env->watchdog_usec) {
+			char v[32];
+			snprintf(v, sizeof(v), "%lu", env->watchdog_usec);
+			setenv("WATCHDOG_USEC", v, 1);
+			snprintf(v, sizeof(v), "%d", (int)getpid());
+			setenv("WATCHDOG_PID", v, 1);
+		}
+		unsetenv("JOURNAL_STREAM");
+		unsetenv("LISTEN_FDS");
+		execvp(argv[0], argv);
+		fprintf(stderr, "exec %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	if (env->pidfd >= 0)
+		close(env->pidfd);
+	env->pidfd = (int)syscall(SYS_pidfd_open, env->pid, 0);
+	if (env->pidfd < 0)
+		die("pidfd_open", strerror(errno));
+}
+
+void td_daemon_start(struct td_env *env, const char *extra)
+{
+	char *const argv[] = { (char *)CUZKD_BIN, (char *)"--config", env->conf, NULL };
+
+	td_write_conf(env, extra);
+	td_spawn(env, argv);
+	if (td_notify_wait(env, "READY=1", TD_TIMEOUT_MS)) {
+		td_env_cleanup(env, 1);
+		die("cuzkd", "no READY=1 (see its log above)");
+	}
+}
+
+int td_notify_wait(struct td_env *env, const char *needle, int timeout_ms)
+{
+	struct pollfd pfd[2] = { { .fd = env->notify_fd, .events = POLLIN }, { .fd = env->pidfd, .events = POLLIN } };
+
+	for (;;) {
+		char msg[4096];
+		ssize_t n;
+		/* After the daemon exits, what it sent is still queued. */
+		int r = poll(pfd, 2, timeout_ms);
+		if (r <= 0 || !(pfd[0].revents & POLLIN))
+			return -1;
+		n = recv(env->notify_fd, msg, sizeof(msg) - 1, 0);
+		if (n <= 0)
+			continue;
+		msg[n] = '\0';
+		if (strstr(msg, needle)) {
+			snprintf(env->last_notify, sizeof(env->last_notify), "%s", msg);
+			return 0;
+		}
+	}
+}
+
+const char *td_backend(void)
+{
+	const char *b = getenv("CUZKD_TEST_BACKEND");
+
+	return b && *b ? b : "cpu";
+}
+
+int td_log_has(const struct td_env *env, const char *needle)
+{
+	char line[1024];
+	FILE *f = fopen(env->log, "r");
+	int found = 0;
+
+	while (f && !found && fgets(line, sizeof(line), f))
+		found = strstr(line, needle) != NULL;
+	if (f)
+		fclose(f);
+	return found;
+}
+
+int td_daemon_wait(struct td_env *env, int timeout_ms)
+{
+	struct pollfd pfd = { .fd = env->pidfd, .events = POLLIN };
+	int status;
+
+	if (poll(&pfd, 1, timeout_ms) <= 0)
+		return -1;
+	if (waitpid(env->pid, &status, 0) != env->pid)
+		return -1;
+	env->pid = -1;
+	env->exit_status = status;
+	return status;
+}
+
+int td_daemon_stop(struct td_env *env, int sig)
+{
+	if (env->pid <= 0)
+		return -1;
+	kill(env->pid, sig);
+	return td_daemon_wait(env, TD_TIMEOUT_MS);
+}
+
+int td_daemon_alive(struct td_env *env)
+{
+	struct pollfd pfd = { .fd = env->pidfd, .events = POLLIN };
+
+	return env->pid > 0 && poll(&pfd, 1, 0) == 0;
+}
+
+/* ---- the raw client ---- */
+
+int tc_connect_raw(struct tclient *c, const struct td_env *env)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+
+	memset(c, 0, sizeof(*c));
+	c->ring_fd = c->head_fd = c->efd = -1;
+	c->fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	if (c->fd < 0)
+		return -1;
+	set_sun_path(&sa, env->socket);
+	if (connect(c->fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		close(c->fd);
+		c->fd = -1;
+		return -1;
+	}
+	return 0;
+}
+
+int tc_connect(struct tclient *c, const struct td_env *env, uint32_t max_inflight)
+{
+	struct cuzk_msg_hello h;
+	uint8_t buf[CUZK_MSG_MAX];
+	int fds[3];
+	unsigned nfds = 0;
+	size_t len;
+	struct pollfd pfd;
+	cuzk_error err;
+
+	if (tc_connect_raw(c, env))
+		return -1;
+	memset(&h, 0, sizeof(h));
+	cuzk_msg_init(&h.hdr, CUZK_MSG_HELLO, sizeof(h), 1);
+	h.max_inflight = max_inflight;
+	/* A daemon that refuses the connection may have answered and closed
+	 * before the hello goes out: read its answer even if the send fails. */
+	tc_send(c, &h, sizeof(h), NULL, 0);
+	pfd = (struct pollfd){ .fd = c->fd, .events = POLLIN };
+	if (poll(&pfd, 1, TD_TIMEOUT_MS) <= 0)
+		return -1;
+	if (cuzk_msg_recv(c->fd, buf, sizeof(buf), &len, fds, 3, &nfds, &err) || len == 0)
+		return -1;
+	if (cuzk_msg_parse_hello_reply(&c->hello, buf, len, &err) || nfds != 3) {
+		struct cuzk_msg_reply r;
+		for (unsigned i = 0; i < nfds; i++)
+			close(fds[i]);
+		if (cuzk_msg_parse_reply(&r, buf, len, NULL) == 0)
+			return -(int)r.status;
+		return -1;
+	}
+	c->ring_fd = fds[0];
+	c->head_fd = fds[1];
+	c->efd = fds[2];
+	if (cuzk_ring_consumer_open(&c->ring, c->ring_fd, c->head_fd, &c->hello, &err)) {
+		fprintf(stderr, "ring: %s\n", err.msg);
+		return -1;
+	}
+	c->ring_open = 1;
+	return 0;
+}
+
+void tc_close(struct tclient *c)
+{
+	if (c->ring_open)
+		cuzk_ring_consumer_close(&c->ring);
+	if (c->ring_fd >= 0)
+		close(c->ring_fd);
+	if (c->head_fd >= 0)
+		close(c->head_fd);
+	if (c->efd >= 0)
+		close(c->efd);
+	if (c->fd >= 0)
+		close(c->fd);
+	memset(c, 0, sizeof(*c));
+	c->fd = c->ring_fd = c->head_fd = c->efd = -1;
+}
+
+int tc_send(struct tclient *c, const void *msg, size_t len, const int *fds, unsigned nfds)
+{
+	struct iovec iov = { (void *)msg, len };
+	union {
+		struct cmsghdr align;
+		char buf[CMSG_SPACE(16 * sizeof(int))];
+	} ctrl;
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
+
+	if (nfds > 16)
+		return -1;
+	if (nfds) {
+		struct cmsghdr *cm;
+		mh.msg_control = ctrl.buf;
+		mh.msg_controllen = CMSG_SPACE(nfds * sizeof(int));
+		cm = CMSG_FIRSTHDR(&mh);
+		cm->cmsg_level = SOL_SOCKET;
+		cm->cmsg_type = SCM_RIGHTS;
+		cm->cmsg_len = CMSG_LEN(nfds * sizeof(int));
+		memcpy(CMSG_DATA(cm), fds, nfds * sizeof(int));
+	}
+	return sendmsg(c->fd, &mh, MSG_NOSIGNAL) == (ssize_t)len ? 0 : -1;
+}
+
+ssize_t tc_recv(struct tclient *c, void *buf, size_t cap, int timeout_ms)
+{
+	struct pollfd pfd = { .fd = c->fd, .events = POLLIN };
+
+	if (poll(&pfd, 1, timeout_ms) <= 0)
+		return -1;
+	return recv(c->fd, buf, cap, 0);
+}
+
+int tc_reply(struct tclient *c, struct cuzk_msg_reply *ret)
+{
+	uint8_t buf[CUZK_MSG_MAX];
+	ssize_t n = tc_recv(c, buf, sizeof(buf), TD_TIMEOUT_MS);
+	cuzk_error err;
+
+	if (n <= 0)
+		return -1;
+	if (cuzk_msg_parse_reply(ret, buf, (size_t)n, &err)) {
+		fprintf(stderr, "not a reply: %s\n", err.msg);
+		return -1;
+	}
+	return (int)ret->status;
+}
+
+void tc_prove_msg(struct cuzk_msg_prove *m, uint64_t request_id, const char *srs, unsigned priority,
+		  uint32_t flags, uint64_t seed)
+{
+	memset(m, 0, sizeof(*m));
+	cuzk_msg_init(&m->hdr, CUZK_MSG_PROVE, sizeof(*m), request_id);
+	m->priority = priority;
+	m->flags = flags;
+	m->seed = seed;
+	snprintf(m->srs, sizeof(m->srs), "%s", srs);
+}
+
+int tc_submit(struct tclient *c, uint64_t request_id, const char *srs, unsigned priority, int fd,
+	      struct cuzk_msg_reply *ret)
+{
+	struct cuzk_msg_prove m;
+	struct cuzk_msg_reply r;
+
+	tc_prove_msg(&m, request_id, srs, priority, 0, 0);
+	if (tc_send(c, &m, sizeof(m), &fd, 1))
+		return -1;
+	return tc_reply(c, ret ? ret : &r);
+}
+
+int tc_wait(struct tclient *c, struct cuzk_ring_rec *rec, uint8_t *proofs, int timeout_ms)
+{
+	uint8_t scratch[CUZK_MAX_PARTITIONS * CUZK_PROOF_BYTES];
+	cuzk_error err;
+
+	for (;;) {
+		struct pollfd pfd[2] = { { .fd = c->efd, .events = POLLIN }, { .fd = c->fd, .events = POLLRDHUP } };
+		uint64_t v;
+		int r = cuzk_ring_pop(&c->ring, rec, proofs ? proofs : scratch, &err);
+		if (r == 1)
+			return 0;
+		if (r < 0) {
+			fprintf(stderr, "ring pop: %s\n", err.msg);
+			return -1;
+		}
+		if (poll(pfd, 2, timeout_ms) <= 0)
+			return -1;
+		if (pfd[0].revents & POLLIN) {
+			if (read(c->efd, &v, sizeof(v)) < 0 && errno != EAGAIN)
+				return -1;
+			continue;
+		}
+		if (pfd[1].revents)
+			return cuzk_ring_pop(&c->ring, rec, proofs ? proofs : scratch, &err) == 1 ? 0 : -1;
+	}
+}
+
+char *tc_text(struct tclient *c, int metrics, int json)
+{
+	uint8_t buf[CUZK_MSG_MAX];
+	char *text = NULL;
+	size_t len = 0;
+
+	if (metrics) {
+		struct cuzk_msg_metrics m;
+		memset(&m, 0, sizeof(m));
+		cuzk_msg_init(&m.hdr, CUZK_MSG_METRICS, sizeof(m), 77);
+		if (tc_send(c, &m, sizeof(m), NULL, 0))
+			return NULL;
+	} else {
+		struct cuzk_msg_status m;
+		memset(&m, 0, sizeof(m));
+		cuzk_msg_init(&m.hdr, CUZK_MSG_STATUS, sizeof(m), 77);
+		m.format = json ? CUZK_STATUS_JSON : CUZK_STATUS_TEXT;
+		if (tc_send(c, &m, sizeof(m), NULL, 0))
+			return NULL;
+	}
+	for (;;) {
+		struct cuzk_msg_text t;
+		const void *data;
+		ssize_t n = tc_recv(c, buf, sizeof(buf), TD_TIMEOUT_MS);
+		char *grown;
+		if (n <= 0 || cuzk_msg_parse_text(&t, &data, buf, (size_t)n, NULL)) {
+			free(text);
+			return NULL;
+		}
+		grown = realloc(text, len + t.data_len + 1);
+		if (!grown) {
+			free(text);
+			return NULL;
+		}
+		text = grown;
+		memcpy(text + len, data, t.data_len);
+		len += t.data_len;
+		text[len] = '\0';
+		if (t.flags & CUZK_TEXT_LAST)
+			return text;
+	}
+}
+
+double tc_metric(const char *text, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		if (strncmp(p, name, n) == 0 && p[n] == ' ')
+			return strtod(p + n + 1, NULL);
+	}
+	return -1;
+}
+
+int tc_wait_status(struct tclient *c, const char *need1, const char *need2)
+{
+	for (;;) {
+		char *text = tc_text(c, 0, 1);
+		int done = text && strstr(text, need1) && (!need2 || strstr(text, need2));
+		free(text);
+		if (!text)
+			return -1;
+		if (done)
+			return 0;
+	}
+}
+
+int td_serves(const struct td_env *env, const struct tcircuit *c)
+{
+	struct tclient cl;
+	struct cuzk_msg_reply rep;
+	struct cuzk_ring_rec rec;
+	uint8_t proofs[CUZK_MAX_PARTITIONS * CUZK_PROOF_BYTES];
+	int fd, ok = -1;
+
+	if (tc_connect(&cl, env, 0)) {
+		fprintf(stderr, "td_serves: cannot connect\n");
+		tc_close(&cl);
+		return -1;
+	}
+	fd = tcircuit_memfd(c, 1, TD_SEALS_OK);
+	if (tc_submit(&cl, 4242, c->name, CUZK_PRIORITY_NORMAL, fd, &rep) != 0)
+		fprintf(stderr, "td_serves: rejected: %s\n", rep.message);
+	else if (tc_wait(&cl, &rec, proofs, TD_TIMEOUT_MS))
+		fprintf(stderr, "td_serves: no completion\n");
+	else if (rec.status != 0 || rec.request_id != 4242)
+		fprintf(stderr, "td_serves: failed: %s\n", rec.message);
+	else
+		ok = tcircuit_verify(c, proofs);
+	close(fd);
+	tc_close(&cl);
+	return ok;
+}

@@ -1,0 +1,133 @@
+/* End-to-end test harness for cuzkd: a temporary directory with small
+ * parameter files made by the project's own dev setup, a cuzkd started on a
+ * socket there (READY=1 awaited through NOTIFY_SOCKET, not by sleeping), and
+ * a raw protocol client speaking src/ipc/protocol.h directly, so that tests
+ * can send anything, well-formed or not. */
+#ifndef CUZK_TESTS_DAEMON_HARNESS_H
+#define CUZK_TESTS_DAEMON_HARNESS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <fcntl.h>
+#include <sys/types.h>
+
+#include "groth16/r1cs.h"
+#include "groth16/synth.h"
+#include "groth16/types.h"
+#include "ipc/protocol.h"
+
+#define TD_TIMEOUT_MS 120000   /* generous: the sanitizer build is slow */
+
+struct td_env {
+	char dir[256];
+	char srs_dir[300];
+	char socket[300];
+	char conf[300];
+	char log[300];
+	pid_t pid;
+	int notify_fd;
+	int pidfd;
+	int exit_status;           /* after td_daemon_wait */
+	unsigned long watchdog_usec;   /* set before td_daemon_start: WATCHDOG_USEC */
+	char last_notify[4096];        /* the message td_notify_wait matched */
+};
+
+/* The backend the daemon tests run on: $CUZKD_TEST_BACKEND (cpu, gpu or
+ * auto), cpu by default. */
+const char *td_backend(void);
+
+/* A circuit from the synthetic generator with its dev-setup parameters
+ * written as srs_dir/name, and its witness. */
+struct tcircuit {
+	char name[64];
+	groth16_params params;
+	r1cs cs;
+	fr_t *z;
+	groth16_synth syn;
+};
+
+/* mkdtemp + srs dir; exits the test on failure. */
+void td_env_init(struct td_env *env, const char *tag);
+/* Removes what td_env_init and the daemon created; prints the daemon log
+ * when print_log (a failed test) or $CUZKD_TEST_VERBOSE is set. */
+void td_env_cleanup(struct td_env *env, int print_log);
+
+void tcircuit_make(struct tcircuit *c, const struct td_env *env, const char *name, unsigned log_k,
+		   size_t inputs, uint64_t seed);
+void tcircuit_free(struct tcircuit *c);
+/* A memfd holding the witness, parts partitions (copies), sealed with seals
+ * (F_SEAL_* bits; 0 for none). */
+int tcircuit_memfd(const struct tcircuit *c, unsigned parts, unsigned seals);
+/* The same bytes in a plain file at path (not a memfd): one partition, or
+ * parts partitions. */
+int tcircuit_file(const struct tcircuit *c, const char *path);
+int tcircuit_file_parts(const struct tcircuit *c, const char *path, unsigned parts);
+/* 0 when proof (192 bytes) verifies against c's vk and public inputs. */
+int tcircuit_verify(const struct tcircuit *c, const uint8_t *proof);
+#define TD_SEALS_OK (F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL)
+
+/* Writes env->conf: the [daemon] section with socket and srs_dir, then
+ * extra (more INI text, may be NULL), and starts cuzkd; returns once it said
+ * READY=1.  Exits the test if it does not. */
+void td_daemon_start(struct td_env *env, const char *extra);
+/* The two halves of td_daemon_start: the configuration file, and a child
+ * process (stderr to env->log, NOTIFY_SOCKET set) running argv. */
+void td_write_conf(struct td_env *env, const char *extra);
+void td_spawn(struct td_env *env, char *const argv[]);
+/* Waits for a notify message (sd_notify) containing needle. 0 or -1. */
+int td_notify_wait(struct td_env *env, const char *needle, int timeout_ms);
+/* Sends sig and waits for the exit; returns the wait status. */
+int td_daemon_stop(struct td_env *env, int sig);
+/* Waits for the daemon to exit by itself (timeout_ms); -1 on timeout. */
+int td_daemon_wait(struct td_env *env, int timeout_ms);
+/* 1 when a line of the daemon's log contains needle. */
+int td_log_has(const struct td_env *env, const char *needle);
+/* 1 when the daemon process is still running. */
+int td_daemon_alive(struct td_env *env);
+
+/* A raw protocol client. */
+struct tclient {
+	int fd;
+	struct cuzk_msg_hello_reply hello;
+	struct cuzk_ring_consumer ring;
+	int ring_fd, head_fd, efd;
+	int ring_open;
+};
+
+/* Connects without saying hello (for bad-input tests). */
+int tc_connect_raw(struct tclient *c, const struct td_env *env);
+/* Connects and says hello (max_inflight wish, 0 = daemon's). 0 or -status. */
+int tc_connect(struct tclient *c, const struct td_env *env, uint32_t max_inflight);
+void tc_close(struct tclient *c);
+/* One packet with up to 16 fds. */
+int tc_send(struct tclient *c, const void *msg, size_t len, const int *fds, unsigned nfds);
+/* Receives one packet (timeout_ms); returns its length, 0 on EOF, -1 on timeout/error. */
+ssize_t tc_recv(struct tclient *c, void *buf, size_t cap, int timeout_ms);
+/* Receives a REPLY; returns its status, or -1 (EOF, timeout, not a reply). */
+int tc_reply(struct tclient *c, struct cuzk_msg_reply *ret);
+/* Fills a PROVE message. */
+void tc_prove_msg(struct cuzk_msg_prove *m, uint64_t request_id, const char *srs, unsigned priority,
+		  uint32_t flags, uint64_t seed);
+/* PROVE with one fd; returns the reply's status (-1 on no reply). */
+int tc_submit(struct tclient *c, uint64_t request_id, const char *srs, unsigned priority, int fd,
+	      struct cuzk_msg_reply *ret);
+/* Waits for the next completion; 0 and *rec/proofs filled, or -1 on
+ * timeout or hang-up. proofs: room for 64 * 192 bytes (may be NULL). */
+int tc_wait(struct tclient *c, struct cuzk_ring_rec *rec, uint8_t *proofs, int timeout_ms);
+/* STATUS or METRICS text (malloc'd), or NULL. */
+char *tc_text(struct tclient *c, int metrics, int json);
+/* The value of a Prometheus sample line "name value" (exact name with
+ * labels), or -1. */
+double tc_metric(const char *text, const char *name);
+
+/* Waits until the JSON status contains need1 (and need2 unless NULL), e.g.
+ * "\"running\":1".  The protocol has no "started" event, so this asks for
+ * the status until it says so; each question waits for its answer, nothing
+ * sleeps.  0, or -1 when the daemon stops answering. */
+int tc_wait_status(struct tclient *c, const char *need1, const char *need2);
+#define tc_wait_running(c) tc_wait_status((c), "\"running\":1,", NULL)
+
+/* A well-behaved client proves c once and verifies: the daemon still serves. */
+int td_serves(const struct td_env *env, const struct tcircuit *c);
+
+#endif

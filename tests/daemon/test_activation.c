@@ -1,0 +1,122 @@
+/* Socket activation: systemd-socket-activate (systemd's own tool, the same
+ * LISTEN_FDS protocol as cuzkd.socket) holds the socket and starts cuzkd on
+ * the first connection; cuzkd serves on the socket it was given, not on the
+ * one in its configuration.  A stream socket is refused: cuzkd exits 1 and
+ * says why. */
+#include <errno.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/inotify.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tests/check.h"
+#include "tests/daemon/harness.h"
+
+static const char *activate_tool(void)
+{
+	static const char *const paths[] = { "/usr/bin/systemd-socket-activate", "/bin/systemd-socket-activate",
+					     "/lib/systemd/systemd-activate" };
+
+	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
+		if (access(paths[i], X_OK) == 0)
+			return paths[i];
+	return NULL;
+}
+
+/* Waits (inotify, no sleeping) until dir/name exists. */
+static int wait_for_file(const char *dir, const char *name)
+{
+	char path[600];
+	int in = inotify_init1(IN_CLOEXEC), r = -1;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (in < 0 || inotify_add_watch(in, dir, IN_CREATE | IN_MOVED_TO) < 0)
+		return -1;
+	while (access(path, F_OK) != 0) {
+		char buf[sizeof(struct inotify_event) + NAME_MAX + 1];
+		struct pollfd p = { .fd = in, .events = POLLIN };
+		if (poll(&p, 1, TD_TIMEOUT_MS) <= 0 || read(in, buf, sizeof(buf)) <= 0)
+			goto out;
+	}
+	r = 0;
+out:
+	close(in);
+	return r;
+}
+
+static void seqpacket(struct td_env *env, const struct tcircuit *c, const char *tool)
+{
+	char unused[400];
+	char *argv[] = { (char *)tool, (char *)"--seqpacket", (char *)"-l", env->socket, (char *)"-E",
+			 (char *)"NOTIFY_SOCKET", (char *)CUZKD_BIN, (char *)"--config", env->conf, NULL };
+	struct tclient cl;
+	int status;
+
+	/* The configured socket is elsewhere: it must not be the one used. */
+	snprintf(unused, sizeof(unused), "[daemon]\nsocket = %s/unused.sock\n", env->dir);
+	td_write_conf(env, NULL);
+	{
+		FILE *f = fopen(env->conf, "a");
+		REQUIRE(f);
+		fprintf(f, "%s", unused);
+		fclose(f);
+	}
+	td_spawn(env, argv);
+	REQUIRE(wait_for_file(env->dir, "s") == 0);
+	/* The first connection starts cuzkd; the hello waits in the backlog. */
+	REQUIRE(tc_connect(&cl, env, 0) == 0);
+	CHECK(td_notify_wait(env, "READY=1", TD_TIMEOUT_MS) == 0);
+	tc_close(&cl);
+	CHECK(td_serves(env, c) == 0);
+	CHECK(td_log_has(env, "systemd socket"));
+	snprintf(unused, sizeof(unused), "%s/unused.sock", env->dir);
+	CHECK(access(unused, F_OK) != 0);
+	status = td_daemon_stop(env, SIGTERM);
+	CHECK_MSG(status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0, "exit status %d", status);
+	unlink(env->socket);
+}
+
+static void stream(struct td_env *env, const char *tool)
+{
+	char *argv[] = { (char *)tool, (char *)"-l", env->socket, (char *)CUZKD_BIN, (char *)"--config", env->conf,
+			 NULL };
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd, status;
+
+	td_write_conf(env, NULL);
+	td_spawn(env, argv);
+	REQUIRE(wait_for_file(env->dir, "s") == 0);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	REQUIRE(fd >= 0 && strlen(env->socket) < sizeof(sa.sun_path));
+	memcpy(sa.sun_path, env->socket, strlen(env->socket) + 1);
+	REQUIRE(connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0);
+	status = td_daemon_wait(env, TD_TIMEOUT_MS);
+	CHECK_MSG(status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 1, "exit status %d", status);
+	CHECK(td_log_has(env, "not a listening AF_UNIX SOCK_SEQPACKET socket"));
+	close(fd);
+}
+
+int main(void)
+{
+	const char *tool = activate_tool();
+	struct tcircuit c;
+	struct td_env env;
+
+	if (!tool)
+		CHECK_SKIP("systemd-socket-activate is not installed");
+	td_env_init(&env, "activation");
+	tcircuit_make(&c, &env, "small.params", 7, 2, 61);
+	seqpacket(&env, &c, tool);
+	stream(&env, tool);
+	tcircuit_free(&c);
+	td_env_cleanup(&env, check_failures != 0);
+	CHECK_DONE();
+}

@@ -1,0 +1,100 @@
+/* Writes a small seed corpus for the fuzz targets into DIR/{witness,params,
+ * r1cs,wtns}/: valid files made by the project's own writers, so that the
+ * fuzzers start deep inside the formats. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "groth16/gencircuit.h"
+#include "groth16/params_io.h"
+#include "groth16/public_json.h"
+#include "groth16/r1cs.h"
+#include "groth16/synth.h"
+
+static int fail(const cuzk_error *err)
+{
+	fprintf(stderr, "gen_corpus: %s\n", err->msg);
+	return 1;
+}
+
+static void path(char *buf, size_t len, const char *dir, const char *sub, const char *file)
+{
+	snprintf(buf, len, "%s/%s/%s", dir, sub, file);
+}
+
+static int make_dirs(const char *dir)
+{
+	const char *subs[] = { "", "witness", "params", "r1cs", "wtns" };
+	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++) {
+		char p[4096];
+		snprintf(p, sizeof(p), "%s/%s", dir, subs[i]);
+		if (mkdir(p, 0755) < 0 && errno != EEXIST)
+			return -1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 2) {
+		fprintf(stderr, "usage: gen_corpus DIR\n");
+		return 2;
+	}
+	const char *dir = argv[1];
+	char p[4096];
+	cuzk_error err;
+	if (make_dirs(dir) < 0) {
+		perror(dir);
+		return 1;
+	}
+	for (unsigned k = 3; k <= 5; k++) {
+		gencircuit_spec spec = { k, k - 1, k };
+		r1cs cs;
+		fr_t *z;
+		char name[32];
+		snprintf(name, sizeof(name), "gen%u", k);
+		if (gencircuit_build(&spec, &cs, &z, &err) < 0)
+			return fail(&err);
+		path(p, sizeof(p), dir, "r1cs", name);
+		if (r1cs_write_circom(&cs, p, &err) < 0)
+			return fail(&err);
+		path(p, sizeof(p), dir, "wtns", name);
+		if (wtns_write(z, cs.num_inputs + cs.num_aux, p, &err) < 0)
+			return fail(&err);
+		path(p, sizeof(p), dir, "witness", name);
+		if (gencircuit_write_witness(&spec, p, &err) < 0)
+			return fail(&err);
+		snprintf(name, sizeof(name), "public%u.json", k);
+		path(p, sizeof(p), dir, "wtns", name);
+		if (public_json_write(z + 1, cs.num_inputs - 1, p, &err) < 0)
+			return fail(&err);
+		r1cs_free(&cs);
+		free(z);
+	}
+	/* Params whose points are all the generators: valid, and small. */
+	groth16_params prm;
+	if (groth16_params_alloc(&prm, 2, 3, 2, 3, 1, 1, &err) < 0)
+		return fail(&err);
+	prm.vk.alpha_g1 = prm.vk.beta_g1 = prm.vk.delta_g1 = G1_GENERATOR;
+	prm.vk.beta_g2 = prm.vk.gamma_g2 = prm.vk.delta_g2 = G2_GENERATOR;
+	g1_aff_t *g1[] = { prm.vk.ic, prm.h, prm.l, prm.a, prm.b_g1 };
+	size_t n1[] = { 2, 3, 2, 3, 1 };
+	for (size_t s = 0; s < 5; s++)
+		for (size_t i = 0; i < n1[s]; i++)
+			g1[s][i] = G1_GENERATOR;
+	prm.b_g2[0] = G2_GENERATOR;
+	path(p, sizeof(p), dir, "params", "tiny");
+	if (groth16_params_write(&prm, p, &err) < 0)
+		return fail(&err);
+	path(p, sizeof(p), dir, "params", "tiny.vk");
+	if (groth16_vk_write(&prm.vk, p, &err) < 0)
+		return fail(&err);
+	groth16_proof proof = { G1_GENERATOR, G2_GENERATOR, G1_GENERATOR };
+	path(p, sizeof(p), dir, "params", "proof");
+	if (groth16_proofs_write(&proof, 1, p, &err) < 0)
+		return fail(&err);
+	groth16_params_free(&prm);
+	return 0;
+}

@@ -1,0 +1,126 @@
+#!/bin/sh
+# Every GPU check in one run, for the GPU machine (CI has no device: there
+# this prints "SKIP: no CUDA device" and exits 77).
+#
+#   tests/gpu/run.sh BUILD_DIR [MAX_LOG [OUT_DIR]]
+#
+# 1. cuda/test_gpu_ntt: GPU NTTs (all kinds, 2^1..2^20) and h against the CPU;
+# 2. the GPU MSM test, if the build has one;
+# 3. for 2^10 .. 2^MAX_LOG constraints (default 18), circuits from the
+#    generator: `cuzk prove --backend gpu --seed N` must write the bytes of
+#    `--backend cpu --seed N`, and the GPU proof must verify;
+# 4. a 2^14 proof with the SRS streamed instead of resident, same bytes, and a
+#    2^16 proof in a budget too small for it, which must fail with a VRAM error;
+# 5. compute-sanitizer memcheck and racecheck on a 2^16 GPU proof (each
+#    bounded by $SANITIZER_TIMEOUT seconds, default 300; SANITIZE=0 skips).
+# Prints a table; logs go to OUT_DIR (default: a temporary directory).
+set -u
+B=${1:?usage: tests/gpu/run.sh BUILD_DIR [MAX_LOG [OUT_DIR]]}
+MAX=${2:-18}
+OUT=${3:-$(mktemp -d)}
+SEED=7
+CUZK=$B/src/cli/cuzk
+mkdir -p "$OUT"
+TABLE=$OUT/table.txt
+: >"$TABLE"
+failed=0
+
+row() { printf '%-44s %-6s %s\n' "$1" "$2" "$3" | tee -a "$TABLE"; }
+now() { date +%s.%N; }
+secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
+
+if ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L >/dev/null 2>&1; then
+	echo "SKIP: no CUDA device"
+	exit 77
+fi
+nvidia-smi -L | tee "$OUT/gpu.txt"
+
+step() {   # name, log, command...
+	name=$1 log=$2
+	shift 2
+	t0=$(now)
+	"$@" >"$OUT/$log" 2>&1
+	rc=$?
+	t=$(secs "$t0" "$(now)")
+	case $rc in
+	0) row "$name" PASS "${t}s" ;;
+	77) row "$name" SKIP "$(tail -1 "$OUT/$log")" ;;
+	*) row "$name" FAIL "rc $rc, see $log"; failed=$((failed + 1)) ;;
+	esac
+	return $rc
+}
+
+step "GPU NTT and h == CPU (2^1..2^20)" ntt.log "$B/cuda/test_gpu_ntt"
+for t in "$B"/cuda/msm/test_gpu_msm "$B"/cuda/test_gpu_msm; do
+	[ -x "$t" ] && step "GPU MSM == CPU" msm.log "$t"
+done
+
+W=$OUT/work
+mkdir -p "$W"
+prove_pair() {   # k
+	k=$1 d=$W/k$1
+	mkdir -p "$d"
+	"$CUZK" gen-circuit --log-constraints "$k" --seed "$k" --r1cs "$d/c.r1cs" --wtns "$d/c.wtns" &&
+		"$CUZK" setup --r1cs "$d/c.r1cs" --params "$d/c.params" --seed "$k" &&
+		"$CUZK" synth --r1cs "$d/c.r1cs" --wtns "$d/c.wtns" --out "$d/c.witness" || return 2
+	t0=$(now)
+	"$CUZK" prove --params "$d/c.params" --witness "$d/c.witness" --out "$d/cpu.proof" --backend cpu --seed $SEED || return 3
+	t1=$(now)
+	"$CUZK" prove --params "$d/c.params" --witness "$d/c.witness" --out "$d/gpu.proof" --backend gpu --seed $SEED || return 4
+	t2=$(now)
+	echo "cpu $(secs "$t0" "$t1")s gpu $(secs "$t1" "$t2")s" >"$d/times"
+	cmp "$d/cpu.proof" "$d/gpu.proof" || return 5
+	"$CUZK" verify --params "$d/c.params" --proof "$d/gpu.proof" --witness "$d/c.witness" || return 6
+}
+k=10
+while [ "$k" -le "$MAX" ]; do
+	if prove_pair "$k" >"$OUT/prove$k.log" 2>&1; then
+		row "prove 2^$k: gpu bytes == cpu bytes, verifies" PASS "$(cat "$W/k$k/times")"
+	else
+		row "prove 2^$k: gpu bytes == cpu bytes, verifies" FAIL "rc $?, see prove$k.log"
+		failed=$((failed + 1))
+	fi
+	k=$((k + 1))
+done
+
+# The streamed-SRS path (points in double-buffered batches, partial sums
+# added on the host), forced with small batches so that every query spans
+# several of them.
+streamed() {
+	d=$W/k14
+	CUZK_GPU_STREAM_BATCH=1000 "$CUZK" prove --params "$d/c.params" --witness "$d/c.witness" \
+		--out "$d/streamed.proof" --backend gpu --seed $SEED && cmp "$d/cpu.proof" "$d/streamed.proof"
+}
+# A budget that cannot hold one proof fails up front with a VRAM error (no
+# CUDA out-of-memory half-way through).
+too_small() {
+	d=$W/k16
+	! CUZK_GPU_VRAM_BUDGET_MB=24 "$CUZK" prove --params "$d/c.params" --witness "$d/c.witness" \
+		--out "$d/small.proof" --backend gpu --seed $SEED 2>"$d/small.err" &&
+		grep -qi "vram" "$d/small.err" && cat "$d/small.err"
+}
+if [ -f "$W/k14/cpu.proof" ]; then
+	step "prove 2^14, SRS streamed in 1000-point batches == cpu" streamed.log streamed
+fi
+if [ -f "$W/k16/c.witness" ]; then
+	step "prove 2^16 in a 24 MiB budget: clear VRAM error" small.log too_small
+fi
+
+CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+if [ "${SANITIZE:-1}" = 0 ]; then
+	row "compute-sanitizer" SKIP "SANITIZE=0"
+elif [ -x "$CS" ] && [ -f "$W/k16/c.witness" ]; then
+	for tool in memcheck racecheck; do
+		step "compute-sanitizer $tool, 2^16 proof" "sanitizer-$tool.log" \
+			timeout "${SANITIZER_TIMEOUT:-300}" "$CS" --tool "$tool" --error-exitcode 1 "$CUZK" prove --params "$W/k16/c.params" \
+			--witness "$W/k16/c.witness" --out "$W/k16/san.proof" --backend gpu --seed $SEED
+	done
+else
+	row "compute-sanitizer" SKIP "no compute-sanitizer or no 2^16 circuit"
+fi
+
+echo
+echo "== GPU checks ($(head -1 "$OUT/gpu.txt"))"
+cat "$TABLE"
+[ "$failed" -eq 0 ] || exit 1
+exit 0
