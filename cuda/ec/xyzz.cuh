@@ -14,7 +14,11 @@
 // The full addition and the doublings are out of line: they sit off the hot
 // path (reductions, rare cases of the mixed addition) and inlining their
 // ~10 field multiplications at every call site multiplied compile time.
+#ifdef __CUDACC__
 #define CUZK_EC_COLD __host__ __device__ __noinline__
+#else
+#define CUZK_EC_COLD inline
+#endif
 
 namespace cuzk {
 

@@ -13,17 +13,7 @@
 #include <cstdint>
 
 #include "ff/carry.cuh"
-
-#ifndef CUZK_HD
-#define CUZK_HD __host__ __device__ __forceinline__
-#endif
-// Full unrolling keeps limb arrays in registers on the device; the host
-// compiler (tests only) does without.
-#ifdef __CUDA_ARCH__
-#define CUZK_UNROLL _Pragma("unroll")
-#else
-#define CUZK_UNROLL
-#endif
+#include "ff/hd.cuh"
 
 namespace cuzk {
 

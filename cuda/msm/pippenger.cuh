@@ -15,8 +15,9 @@
 //     same number of mixed additions whatever the bucket sizes; buckets cut by
 //     a chunk border are finished by a short fix-up pass.  This is the load
 //     balance that "largest buckets first" buys, without sorting buckets by size.
-//  4. Per window, Σ d·B_d by segmented running sums; windows combined by
-//     doublings (Horner) in one thread; the result goes out as Jacobian.
+//  4. Every window's buckets are kept, so after the last group one wide launch
+//     forms Σ d·B_d per window by segmented running sums; windows are combined
+//     by doublings (Horner) in one thread; the result goes out as Jacobian.
 #ifndef CUZK_CUDA_MSM_PIPPENGER_CUH
 #define CUZK_CUDA_MSM_PIPPENGER_CUH
 
@@ -41,10 +42,10 @@ namespace msm {
 // (2^(c-1) buckets per window); above 20 the cost model gains < 2% at 2^26.
 constexpr unsigned C_MIN = 4, C_MAX = 20;
 // (bucket, point) pairs sorted at once; windows are grouped to stay below it.
-// 2^28 pairs = 2 GiB of sort buffers (keys and values, double buffered).
+// 2^28 pairs = 4 GiB of sort buffers (keys and values, double buffered).
 constexpr size_t PAIRS_CAP = size_t(1) << 28;
-// Upper bound on accumulation threads (chunks): more than any current GPU keeps
-// resident for this kernel, so a single wave does all the work.
+// Upper bound on accumulation threads (chunks; sized at run time to one
+// resident wave): more than any current GPU keeps resident for this kernel.
 constexpr size_t CHUNKS_CAP = size_t(1) << 17;
 // Buckets per running-sum segment in the window reduction.
 constexpr unsigned SEG_BUCKETS = 32;

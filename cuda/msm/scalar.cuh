@@ -8,9 +8,7 @@
 
 #include <cstdint>
 
-#ifndef CUZK_HD
-#define CUZK_HD __host__ __device__ __forceinline__
-#endif
+#include "ff/hd.cuh"
 
 namespace cuzk {
 namespace msm_scalar {

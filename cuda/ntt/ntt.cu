@@ -1,6 +1,8 @@
 // The NTT kernels and their launchers (layout and orders: ntt.cuh).
 #include "ntt/ntt.cuh"
 
+#include <cstdlib>
+
 namespace cuzk {
 
 namespace {
@@ -69,6 +71,52 @@ __device__ __forceinline__ fr_t boundary_twiddle(const fr_t *w_lo, const fr_t *w
 	return pow_from_tables(w_lo, w_hi, e << (NTT_LOG_MAX - S_log));
 }
 
+// Stages [b0, b0+R) of a tile for each of its 2^R-element groups (elements
+// whose index p differs only in those bits), in registers.  DIF runs the
+// stages top-down, DIT (its transpose) bottom-up; stage t pairs bit t and
+// uses ω_K^(j·2^(k-1-t)), j = p mod 2^t.
+template <bool DIT, int R>
+__device__ __forceinline__ void ntt_round(uint32_t *sm, const uint32_t *roots, unsigned E, unsigned k,
+					  unsigned cols_log, unsigned b0)
+{
+	constexpr unsigned N = 1u << R;
+	const unsigned half_k = 1u << (k - 1), cols = 1u << cols_log;
+	for (unsigned u = threadIdx.x; u < (E >> R); u += blockDim.x) {
+		const unsigned c = u & (cols - 1), v = u >> cols_log;
+		const unsigned base_p = ((v >> b0) << (b0 + R)) | (v & ((1u << b0) - 1));
+		fr_t x[N];
+#pragma unroll
+		for (unsigned i = 0; i < N; i++)
+			x[i] = sm_get(sm, E, ((base_p | (i << b0)) << cols_log) | c);
+#pragma unroll
+		for (unsigned s = 0; s < (unsigned)R; s++) {
+			const unsigned ls = DIT ? s : R - 1 - s;   // local bit of this stage
+			const unsigned t = b0 + ls;
+#pragma unroll
+			for (unsigned i = 0; i < N; i++) {
+				if (i & (1u << ls))
+					continue;
+				const unsigned i2 = i | (1u << ls);
+				const unsigned j = (base_p | (i << b0)) & ((1u << t) - 1);
+				if (DIT) {
+					fr_t y = x[i2];
+					if (t)
+						y = fr_mul(y, sm_get(roots, half_k, j << (k - 1 - t)));
+					x[i2] = fr_sub(x[i], y);
+					x[i] = fr_add(x[i], y);
+				} else {
+					fr_t d = fr_sub(x[i], x[i2]);
+					x[i] = fr_add(x[i], x[i2]);
+					x[i2] = t ? fr_mul(d, sm_get(roots, half_k, j << (k - 1 - t))) : d;
+				}
+			}
+		}
+#pragma unroll
+		for (unsigned i = 0; i < N; i++)
+			sm_put(sm, E, ((base_p | (i << b0)) << cols_log) | c, x[i]);
+	}
+}
+
 struct pass_args {
 	fr_t *out;
 	const fr_t *in;
@@ -82,8 +130,10 @@ struct pass_args {
 // One pass over index bits [lo, lo+k).  DIT (bit-reversed -> natural) is the
 // exact transpose of DIF: boundary twiddle first, then the stages bottom-up
 // with x ± w·y butterflies.
-template <bool DIT>
-__global__ void __launch_bounds__(NTT_THREADS) ntt_pass(pass_args a)
+// RB: stages per register round.  Eight Fr in registers (RB = 3) need ~200
+// registers unbounded; capped at 128 (two blocks per SM) it spills 128 bytes.
+template <bool DIT, unsigned RB>
+__global__ void __launch_bounds__(NTT_THREADS, RB == 3 ? 2 : 3) ntt_pass(pass_args a)
 {
 	extern __shared__ uint32_t sm[];
 	const unsigned K = 1u << a.k, COLS = 1u << a.cols_log, E = K << a.cols_log;
@@ -113,30 +163,20 @@ __global__ void __launch_bounds__(NTT_THREADS) ntt_pass(pass_args a)
 			sm_put(sm, E, e, x);
 		}
 		__syncthreads();
-		for (unsigned st = 0; st < a.k; st++) {
-			const unsigned t = DIT ? st : a.k - 1 - st;   // stage: pairs differ in bit t
-			const unsigned half = 1u << t;
-			for (unsigned q = threadIdx.x; q < (E >> 1); q += blockDim.x) {
-				const unsigned c = q & (COLS - 1), qq = q >> a.cols_log;
-				const unsigned j = qq & (half - 1);
-				const unsigned px = ((qq >> t) << (t + 1)) | j;
-				const unsigned ex = (px << a.cols_log) | c, ey = ex + (half << a.cols_log);
-				fr_t x = sm_get(sm, E, ex), y = sm_get(sm, E, ey);
-				// Stage 0 pairs neighbours: its twiddle is 1 for every
-				// butterfly (t is uniform in the block: no divergence).
-				if (DIT) {
-					if (t)
-						y = fr_mul(y, sm_get(roots, half_k, j << (a.k - 1 - t)));
-					sm_put(sm, E, ex, fr_add(x, y));
-					sm_put(sm, E, ey, fr_sub(x, y));
-				} else {
-					fr_t d = fr_sub(x, y);
-					if (t)
-						d = fr_mul(d, sm_get(roots, half_k, j << (a.k - 1 - t)));
-					sm_put(sm, E, ex, fr_add(x, y));
-					sm_put(sm, E, ey, d);
-				}
-			}
+		// Stages in rounds of up to NTT_ROUND_BITS, each round's 2^R-point
+		// butterfly groups held in registers: one shared-memory exchange
+		// and one barrier per round instead of per stage.
+		const unsigned rounds = (a.k + RB - 1) / RB;
+		for (unsigned rd = 0; rd < rounds; rd++) {
+			const unsigned g = DIT ? rd : rounds - 1 - rd;   // group of bits [b0, b0+R)
+			const unsigned b0 = g * RB;
+			const unsigned R = a.k - b0 < RB ? a.k - b0 : RB;
+			if (RB >= 3 && R == 3)
+				ntt_round<DIT, (RB >= 3 ? 3 : 1)>(sm, roots, E, a.k, a.cols_log, b0);
+			else if (RB >= 2 && R == 2)
+				ntt_round<DIT, (RB >= 2 ? 2 : 1)>(sm, roots, E, a.k, a.cols_log, b0);
+			else
+				ntt_round<DIT, 1>(sm, roots, E, a.k, a.cols_log, b0);
 			__syncthreads();
 		}
 		for (unsigned e = threadIdx.x; e < E; e += blockDim.x) {
@@ -231,8 +271,11 @@ void set_smem_limits()
 	// Attributes are per device; setting them again is cheap and idempotent.
 	const int max = (int)pass_smem(NTT_PASS_BITS, NTT_TILE_LOG - NTT_PASS_BITS);
 	const int big = (int)pass_smem(NTT_TILE_LOG, 0) > max ? (int)pass_smem(NTT_TILE_LOG, 0) : max;
-	CUDA_OK(cudaFuncSetAttribute(ntt_pass<true>, cudaFuncAttributeMaxDynamicSharedMemorySize, big));
-	CUDA_OK(cudaFuncSetAttribute(ntt_pass<false>, cudaFuncAttributeMaxDynamicSharedMemorySize, big));
+	const void *kernels[] = {(const void *)ntt_pass<true, 1>,  (const void *)ntt_pass<false, 1>,
+				 (const void *)ntt_pass<true, 2>,  (const void *)ntt_pass<false, 2>,
+				 (const void *)ntt_pass<true, 3>,  (const void *)ntt_pass<false, 3>};
+	for (const void *k : kernels)
+		CUDA_OK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, big));
 }
 
 } // namespace
@@ -274,6 +317,10 @@ void ntt_tables::build(vram_budget &budget, cudaStream_t s)
 		view_.g_lo[d] = tab[4 + 2 * d];
 		view_.g_hi[d] = tab[4 + 2 * d + 1];
 	}
+	view_.round_bits = NTT_ROUND_BITS;
+	if (const char *env = getenv("CUZK_NTT_ROUND_BITS"))
+		if (env[0] >= '1' && env[0] <= '3' && !env[1])
+			view_.round_bits = (unsigned)(env[0] - '0');
 	view_.inv_m = inv_m;
 	view_.z_inv = z_inv;
 	view_.r2 = r2;
@@ -292,6 +339,7 @@ void ntt_run(const ntt_tables_view &t, fr_t *out, const fr_t *in, unsigned log_n
 	const bool dit = order != ntt_order::natural_to_bitrev;
 	const int d = (int)dir;
 	const int grid_cap = grid_size() * 3;   // three 64 KiB-tile blocks fit one SM
+	const unsigned rb = t.round_bits >= 1 && t.round_bits <= 3 ? t.round_bits : NTT_ROUND_BITS;
 	// DIF passes go top-down (lo decreasing); DIT passes are their reverse.
 	unsigned lo_of[8];
 	unsigned lo = log_n;
@@ -319,10 +367,14 @@ void ntt_run(const ntt_tables_view &t, fr_t *out, const fr_t *in, unsigned log_n
 		const uint32_t tiles = 1u << (log_n - a.k - a.cols_log);
 		const unsigned grid = tiles < (uint32_t)grid_cap ? tiles : (unsigned)grid_cap;
 		const size_t smem = pass_smem(a.k, a.cols_log);
-		if (dit)
-			ntt_pass<true><<<grid, NTT_THREADS, smem, s>>>(a);
-		else
-			ntt_pass<false><<<grid, NTT_THREADS, smem, s>>>(a);
+		switch (rb * 2 + (dit ? 1 : 0)) {
+		case 2: ntt_pass<false, 1><<<grid, NTT_THREADS, smem, s>>>(a); break;
+		case 3: ntt_pass<true, 1><<<grid, NTT_THREADS, smem, s>>>(a); break;
+		case 4: ntt_pass<false, 2><<<grid, NTT_THREADS, smem, s>>>(a); break;
+		case 5: ntt_pass<true, 2><<<grid, NTT_THREADS, smem, s>>>(a); break;
+		case 6: ntt_pass<false, 3><<<grid, NTT_THREADS, smem, s>>>(a); break;
+		default: ntt_pass<true, 3><<<grid, NTT_THREADS, smem, s>>>(a); break;
+		}
 		CUDA_LAUNCHED("ntt_pass");
 	}
 }

@@ -36,6 +36,14 @@ constexpr unsigned NTT_PASS_BITS = 9;
 // Elements per block tile: 2^9 rows x 4 columns of 32 bytes = 128-byte rows.
 constexpr unsigned NTT_TILE_LOG = 11;
 constexpr unsigned NTT_THREADS = 256;
+// Radix-2 stages per register round inside a pass: with 3 (radix 8) each
+// thread holds 8 elements and a 2^9 pass exchanges through shared memory 3
+// times instead of 9.  Measured on the H200 (2026-11-29, 2^27 forward,
+// median of 10): 1 -> 73.3 ms, 2 -> 75.8 ms, 3 -> 123.3 ms (capped at 128
+// registers it spills and runs two blocks per SM).  $CUZK_NTT_ROUND_BITS
+// (1..3) overrides it at open, to measure again; every value computes the
+// same transform (tests/gpu/run.sh checks each against the CPU).
+constexpr unsigned NTT_ROUND_BITS = 1;
 // Twiddles and coset powers come from two tables of 2^NTT_TW_BITS entries
 // (x^e = lo[e mod 2^14] · hi[e >> 14]); 2 x 512 KiB per base instead of a
 // 4 GiB table for 2^28.
@@ -48,6 +56,7 @@ constexpr unsigned NTT_DIRECT_LOG = 18;
 
 static_assert(NTT_PASS_BITS >= 1 && NTT_PASS_BITS <= NTT_TILE_LOG, "a pass must fit a tile");
 static_assert(2 * NTT_TW_BITS >= NTT_LOG_MAX, "two twiddle tables must cover every exponent");
+static_assert(NTT_ROUND_BITS >= 1 && NTT_ROUND_BITS <= 3, "ntt_round is instantiated for 1..3 bits");
 static_assert((1u << NTT_TILE_LOG) % (2 * NTT_THREADS) == 0 || (1u << NTT_TILE_LOG) < 2 * NTT_THREADS,
 	      "butterflies per stage must spread evenly over the block");
 
@@ -62,6 +71,7 @@ struct ntt_tables_view {
 	const fr_t *inv_m;               // [log_n] 1/2^log_n, log_n = 0..28
 	const fr_t *z_inv;               // [log_n] 1/(g^(2^log_n) - 1)
 	const fr_t *r2;                  // 2^512 mod r
+	unsigned round_bits;             // stages per register round (1..3)
 };
 
 // A factor c · G^idx applied to each element; idx is the natural index of the

@@ -57,6 +57,7 @@ int main(int argc, char **argv)
 	BENCH("fp_add", n, fp_add(&a, &a, &b));
 	long ni = 2000 * scale;
 	BENCH("fp_inv", ni, fp_inv(&a, &a));
+	BENCH("fp_inv_vartime", ni, fp_inv_vartime(&a, &a));
 	BENCH("fp_mul_portable", n, fp_mul_portable(&a, &a, &b));
 	BENCH("fr_mul_portable", n, fr_mul_portable(&fa, &fa, &fb));
 

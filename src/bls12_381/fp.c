@@ -2,6 +2,8 @@
  * roots and the byte encoding. */
 #include "bls12_381/fp.h"
 
+#include <string.h>
+
 #include "bls12_381/limbs.h"
 #include "common/error.h"
 
@@ -63,6 +65,62 @@ void fp_pow(fp_t *r, const fp_t *a, const uint64_t *exp, size_t exp_limbs)
 void fp_inv(fp_t *r, const fp_t *a)
 {
 	fp_pow(r, a, P_MINUS_2, N);
+}
+
+/* x = x/2 mod p for x < p: add p first when x is odd (x + p < 2^382). */
+static void half_mod_p(uint64_t x[6])
+{
+	if (x[0] & 1)
+		limbs_add(x, x, FP_MODULUS, N);
+	for (int i = 0; i < N - 1; i++)
+		x[i] = (x[i] >> 1) | (x[i + 1] << 63);
+	x[N - 1] >>= 1;
+}
+
+static int is_one(const uint64_t x[6])
+{
+	return x[0] == 1 && (x[1] | x[2] | x[3] | x[4] | x[5]) == 0;
+}
+
+/* Invariants of the binary extended Euclid algorithm on the limbs A of a
+ * (A = a·R mod p): u ≡ x1·A and v ≡ x2·A (mod p), gcd(u, v) = 1; each step
+ * halves an even one or subtracts the smaller from the larger, until one is
+ * 1, whose x is then 1/A = 1/(a·R).  One Montgomery product with R^3 turns
+ * that into (1/a)·R, the Montgomery form of 1/a. */
+void fp_inv_vartime(fp_t *r, const fp_t *a)
+{
+	uint64_t u[6], v[6], x1[6] = { 1 }, x2[6] = { 0 };
+	if (fp_is_zero(a)) {
+		*r = FP_ZERO;
+		return;
+	}
+	memcpy(u, a->l, sizeof(u));
+	memcpy(v, FP_MODULUS, sizeof(v));
+	while (!is_one(u) && !is_one(v)) {
+		while (!(u[0] & 1)) {
+			for (int i = 0; i < N - 1; i++)
+				u[i] = (u[i] >> 1) | (u[i + 1] << 63);
+			u[N - 1] >>= 1;
+			half_mod_p(x1);
+		}
+		while (!(v[0] & 1)) {
+			for (int i = 0; i < N - 1; i++)
+				v[i] = (v[i] >> 1) | (v[i + 1] << 63);
+			v[N - 1] >>= 1;
+			half_mod_p(x2);
+		}
+		if (!limbs_lt(u, v, N)) {
+			limbs_sub(u, u, v, N);
+			limbs_mod_sub(x1, x1, x2, FP_MODULUS, N);
+		} else {
+			limbs_sub(v, v, u, N);
+			limbs_mod_sub(x2, x2, x1, FP_MODULUS, N);
+		}
+	}
+	fp_t inv, r3;
+	memcpy(inv.l, is_one(u) ? x1 : x2, sizeof(inv.l));
+	fp_mul(&r3, &FP_R2, &FP_R2);   /* R^4/R */
+	fp_mul(r, &inv, &r3);
 }
 
 int fp_sqrt(fp_t *r, const fp_t *a)

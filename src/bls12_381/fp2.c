@@ -87,17 +87,27 @@ void fp2_mul_by_nonresidue(fp2_t *r, const fp2_t *a)
 	r->c0 = t;
 }
 
-/* 1/(a0 + a1·u) = (a0 - a1·u)/(a0^2 + a1^2) */
-void fp2_inv(fp2_t *r, const fp2_t *a)
+/* 1/(a0 + a1·u) = (a0 - a1·u)/(a0^2 + a1^2), the norm inverted by fp_inverse */
+static void fp2_inv_with(fp2_t *r, const fp2_t *a, void (*fp_inverse)(fp_t *, const fp_t *))
 {
 	fp_t n, t;
 	fp_sqr(&n, &a->c0);
 	fp_sqr(&t, &a->c1);
 	fp_add(&n, &n, &t);
-	fp_inv(&n, &n);
+	fp_inverse(&n, &n);
 	fp_mul(&r->c0, &a->c0, &n);
 	fp_mul(&r->c1, &a->c1, &n);
 	fp_neg(&r->c1, &r->c1);
+}
+
+void fp2_inv(fp2_t *r, const fp2_t *a)
+{
+	fp2_inv_with(r, a, fp_inv);
+}
+
+void fp2_inv_vartime(fp2_t *r, const fp2_t *a)
+{
+	fp2_inv_with(r, a, fp_inv_vartime);
 }
 
 static void fp2_pow(fp2_t *r, const fp2_t *a, const uint64_t exp[6])

@@ -21,6 +21,8 @@ void fp2_sqr(fp2_t *r, const fp2_t *a);
 void fp2_mul_fp(fp2_t *r, const fp2_t *a, const fp_t *b);
 void fp2_mul_by_nonresidue(fp2_t *r, const fp2_t *a);   /* ·(1 + u) */
 void fp2_inv(fp2_t *r, const fp2_t *a);
+/* The same through fp_inv_vartime: public values only. */
+void fp2_inv_vartime(fp2_t *r, const fp2_t *a);
 int fp2_sqrt(fp2_t *r, const fp2_t *a);                 /* 1 if square */
 void fp2_frobenius(fp2_t *r, const fp2_t *a, unsigned power);
 int fp2_is_zero(const fp2_t *a);

@@ -39,6 +39,12 @@ static const fp_t G1_BETA = { {
 	0xc26a2ff874fd029bULL, 0x3636b76660701c6eULL, 0x051ba4ab241b6160ULL,
 } };
 
+void g1_aff_phi(g1_aff_t *r, const g1_aff_t *p)
+{
+	fp_mul(&r->x, &p->x, &G1_BETA);
+	r->y = p->y;
+}
+
 /* Bowe, "Faster subgroup checks for BLS12-381" (ePrint 2019/814): a point
  * of E(Fp) is in G1 iff phi(P) = -x^2·P.  Two multiplications by the sparse
  * 64-bit |x| instead of one by the 255-bit r. */

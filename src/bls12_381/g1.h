@@ -43,6 +43,11 @@ void g1_mul(g1_jac_t *r, const g1_jac_t *p, const uint64_t k[4]);
 /* r = k·p for a Montgomery-form scalar. */
 void g1_mul_fr(g1_jac_t *r, const g1_jac_t *p, const fr_t *k);
 
+/* phi(x, y) = (beta·x, y), an endomorphism that acts on G1 as
+ * multiplication by -x^2 mod r (x the curve parameter); infinity maps to
+ * itself.  The MSM splits scalars with it (GLV). */
+void g1_aff_phi(g1_aff_t *r, const g1_aff_t *p);
+
 int g1_aff_is_on_curve(const g1_aff_t *p);      /* infinity counts as on the curve */
 int g1_aff_in_subgroup(const g1_aff_t *p);      /* r·p = 0 (or an equivalent endomorphism test) */
 

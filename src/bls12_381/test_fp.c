@@ -179,6 +179,39 @@ static void test_bytes(cuzk_rng *rng)
 	CHECK(buf[47] == 1 && buf[0] == 0 && buf[46] == 0);
 }
 
+/* The variable-time inverse against Fermat's, on random values and on
+ * those whose Euclid runs take the extreme paths (1, 2, p-1, powers of 2). */
+static void test_inv_vartime(cuzk_rng *rng)
+{
+	fp_t a, x, y;
+	for (int iter = 0; iter < 200; iter++) {
+		rand_fp(rng, &a);
+		fp_inv(&x, &a);
+		fp_inv_vartime(&y, &a);
+		CHECK(fp_eq(&x, &y));
+	}
+	uint64_t canon[6] = { 1 };
+	for (int bit = 0; bit < 381; bit += 19) {
+		memset(canon, 0, sizeof(canon));
+		canon[bit / 64] = (uint64_t)1 << (bit % 64);
+		fp_to_mont(&a, canon);
+		fp_inv(&x, &a);
+		fp_inv_vartime(&y, &a);
+		CHECK(fp_eq(&x, &y));
+		memcpy(a.l, canon, sizeof(canon));   /* the raw limbs, too */
+		fp_inv(&x, &a);
+		fp_inv_vartime(&y, &a);
+		CHECK(fp_eq(&x, &y));
+	}
+	fp_neg(&a, &FP_ONE);
+	fp_inv_vartime(&y, &a);
+	CHECK(fp_eq(&y, &a));
+	fp_inv_vartime(&y, &FP_ONE);
+	CHECK(fp_eq(&y, &FP_ONE));
+	fp_inv_vartime(&y, &FP_ZERO);
+	CHECK(fp_is_zero(&y));
+}
+
 static void test_lexicographic(void)
 {
 	/* (p-1)/2 is the largest "small" value; (p+1)/2 the smallest "large" one */
@@ -208,5 +241,6 @@ int main(void)
 	test_pow(&rng);
 	test_bytes(&rng);
 	test_lexicographic();
+	test_inv_vartime(&rng);
 	CHECK_DONE();
 }

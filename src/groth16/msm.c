@@ -140,14 +140,15 @@ static int sort_scalars(struct sorted_scalars *s, const fr_t *scalars, size_t n,
  * evenly over the threads.  Minimises the time of the busiest thread, in
  * units of a Jacobian mixed addition; with affine buckets (msm_affine.h) a
  * bucket addition costs about 0.6 of one. */
-static void choose_window(size_t n, unsigned nthreads, unsigned *ret_c, unsigned *ret_chunks)
+static void choose_window(size_t n, unsigned bits, unsigned nthreads, unsigned *ret_c,
+			  unsigned *ret_chunks)
 {
 	double best = -1;
 	*ret_c = 1;
 	*ret_chunks = 1;
 	for (unsigned c = 1; c <= MSM_MAX_WINDOW; c++) {
-		unsigned nwin = sd_num_windows(c);
-		double per_point = c >= MSM_AFFINE_MIN_WINDOW ? 0.6 : 1.0;
+		unsigned nwin = sd_num_windows_bits(c, bits);
+		double per_point = c >= MSM_AFFINE_MIN_WINDOW ? 0.8 : 1.0;
 		for (unsigned chunks = 1; chunks <= nthreads; chunks *= 2) {
 			size_t tasks = (size_t)nwin * chunks;
 			size_t rounds = (tasks + nthreads - 1) / nthreads;
@@ -160,6 +161,40 @@ static void choose_window(size_t n, unsigned nthreads, unsigned *ret_c, unsigned
 			}
 		}
 	}
+}
+
+/* Replaces the dense scalars k_i on bases[idx_i] by the GLV halves: entry
+ * 2i is k1 on P = bases[idx_i], entry 2i+1 is k2 on -phi(P) (scalar_digits.h),
+ * with the points copied to *ret_bases in that order. */
+static int glv_expand(struct sorted_scalars *s, g1_aff_t **ret_bases, const g1_aff_t *bases,
+		      cuzk_error *err)
+{
+	size_t n = s->n_dense;
+	g1_aff_t *pts = malloc(2 * n * sizeof(*pts));
+	size_t *idx = malloc(2 * n * sizeof(*idx));
+	uint64_t(*k)[4] = malloc(2 * n * sizeof(*k));
+	if (!pts || !idx || !k) {
+		free(pts);
+		free(idx);
+		free(k);
+		return cuzk_fail(err, CUZK_E_NOMEM, "G1 MSM: no memory to split %zu scalars", n);
+	}
+	for (size_t i = 0; i < n; i++) {
+		const g1_aff_t *p = &bases[s->dense_idx[i]];
+		pts[2 * i] = *p;
+		g1_aff_phi(&pts[2 * i + 1], p);
+		fp_neg(&pts[2 * i + 1].y, &pts[2 * i + 1].y);
+		sd_glv_split(k[2 * i], k[2 * i + 1], s->dense_k[i]);
+		idx[2 * i] = 2 * i;
+		idx[2 * i + 1] = 2 * i + 1;
+	}
+	free(s->dense_idx);
+	free(s->dense_k);
+	s->dense_idx = idx;
+	s->dense_k = k;
+	s->n_dense = 2 * n;
+	*ret_bases = pts;
+	return 0;
 }
 
 struct pippenger_ctx {
@@ -283,28 +318,40 @@ static int msm_generic(const curve_ops *ops, void *ret, const void *bases, size_
 	int rc = sort_scalars(&s, scalars, n, density, montgomery, err);
 	if (rc)
 		return rc;
+	unsigned char *results = NULL, *partial = NULL;
+	int *nomem = NULL;
 
+	/* G1: each dense scalar becomes two of 128 bits on P and -phi(P). */
+	unsigned bits = 255;
+	const void *dense_bases = bases;
+	g1_aff_t *glv_bases = NULL;
+	if (ops == &CURVE_G1 && s.n_dense) {
+		if ((rc = glv_expand(&s, &glv_bases, bases, err)))
+			goto out;
+		dense_bases = glv_bases;
+		bits = 128;
+	}
 	unsigned nt = cuzk_nthreads(), c, chunks;
-	choose_window(s.n_dense, nt, &c, &chunks);
-	unsigned nwin = sd_num_windows(c);
+	choose_window(s.n_dense, bits, nt, &c, &chunks);
+	unsigned nwin = sd_num_windows_bits(c, bits);
 	size_t tasks = (size_t)nwin * chunks, js = ops->jac_size;
-	unsigned char *results = malloc(tasks * js), *partial = malloc((size_t)nt * js);
-	int nomem[nt];
-	memset(nomem, 0, sizeof(nomem));
-	if (!results || !partial) {
+	results = malloc(tasks * js);
+	partial = malloc((size_t)nt * js);
+	nomem = calloc(nt, sizeof(*nomem));
+	if (!results || !partial || !nomem) {
 		rc = cuzk_fail(err, CUZK_E_NOMEM, "%s MSM: no memory for %zu partial sums",
 			       ops->name, tasks);
 		goto out;
 	}
 	uint64_t off[4];
-	sd_offset(off, c);
+	sd_offset_bits(off, c, bits);
 	for (size_t i = 0; i < s.n_dense; i++)
 		sd_recode(s.dense_k[i], s.dense_k[i], off);
 
 	any_jac_t acc, tmp;
 	ops->set_inf(&acc);
 	if (s.n_dense) {
-		struct pippenger_ctx pc = { ops, bases, &s, c, nwin, chunks, results, nomem };
+		struct pippenger_ctx pc = { ops, dense_bases, &s, c, nwin, chunks, results, nomem };
 		cuzk_parallel_for(tasks, 1, nt, pippenger_range, &pc);
 		for (unsigned t = 0; t < nt; t++) {
 			if (nomem[t]) {
@@ -339,6 +386,8 @@ static int msm_generic(const curve_ops *ops, void *ret, const void *bases, size_
 out:
 	free(results);
 	free(partial);
+	free(glv_bases);
+	free(nomem);
 	sorted_free(&s);
 	return rc;
 }

@@ -17,6 +17,9 @@ struct msm_affine_scratch {
 	uint32_t epoch;
 	uint32_t *batch_bucket;       /* the open batch: bucket and point of each addition */
 	void *batch_pt;
+	uint32_t *defer_bucket;       /* points waiting for the next batch (their bucket was in this one) */
+	void *defer_pt;
+	size_t ndefer;
 	void *prefix;                 /* cap field elements: running products */
 	size_t nbatch;
 };
@@ -46,7 +49,7 @@ msm_affine_scratch *msm_affine_scratch_new(const curve_ops *ops, unsigned c)
 	s->nb = (size_t)1 << (c - 1);
 	/* A quarter of the buckets per batch keeps repeats of a bucket within
 	 * one batch rare; 2048 already makes the inversion's share small. */
-	s->cap = s->nb / 4 < 2048 ? s->nb / 4 : 2048;
+	s->cap = s->nb / 2 < 2048 ? s->nb / 2 : 2048;
 	if (s->cap == 0)
 		s->cap = 1;
 	size_t fe = ops == &CURVE_G1 ? sizeof(fp_t) : sizeof(fp2_t);
@@ -57,10 +60,12 @@ msm_affine_scratch *msm_affine_scratch_new(const curve_ops *ops, unsigned c)
 	s->stamp = calloc(s->nb, sizeof(uint32_t));
 	s->batch_bucket = malloc(s->cap * sizeof(uint32_t));
 	s->batch_pt = malloc(s->cap * ops->aff_size);
+	s->defer_bucket = malloc(s->cap * sizeof(uint32_t));
+	s->defer_pt = malloc(s->cap * ops->aff_size);
 	s->prefix = malloc(s->cap * fe);
 	s->epoch = 1;
 	if (!s->bucket || !s->filled || !s->jac || !s->jac_filled || !s->stamp || !s->batch_bucket ||
-	    !s->batch_pt || !s->prefix) {
+	    !s->batch_pt || !s->defer_bucket || !s->defer_pt || !s->prefix) {
 		msm_affine_scratch_free(s);
 		return NULL;
 	}
@@ -78,6 +83,8 @@ void msm_affine_scratch_free(msm_affine_scratch *s)
 	free(s->stamp);
 	free(s->batch_bucket);
 	free(s->batch_pt);
+	free(s->defer_bucket);
+	free(s->defer_pt);
 	free(s->prefix);
 	free(s);
 }

@@ -25,7 +25,7 @@ static void BA(add_batch)(AFF_T *acc, const uint32_t *idx, const AFF_T *pt, size
 		else
 			FE(mul)(&pre[j], &pre[j - 1], &t);
 	}
-	FE(inv)(&inv_all, &pre[n - 1]);
+	FE(inv_vartime)(&inv_all, &pre[n - 1]);   /* bucket sums of public points */
 	for (size_t j = n; j-- > 0;) {
 		AFF_T *a = &acc[idx[j]];
 		FE(sub)(&t, &pt[j].x, &a->x);
@@ -47,23 +47,78 @@ static void BA(add_batch)(AFF_T *acc, const uint32_t *idx, const AFF_T *pt, size
 	}
 }
 
+/* The Jacobian side bucket: for additions the batch cannot take. */
+static void BA(to_jac)(msm_affine_scratch *s, uint32_t b, const AFF_T *q)
+{
+	JAC_T *jac = s->jac, tmp;
+	if (!s->jac_filled[b]) {
+		EC(from_affine)(&jac[b], q);
+		s->jac_filled[b] = 1;
+	} else {
+		EC(add_affine)(&tmp, &jac[b], q);
+		jac[b] = tmp;
+	}
+}
+
+/* bucket[b] += q: the first point fills the bucket, the next ones join the
+ * open batch; a bucket already in the batch defers its point to the next
+ * batch while there is room (cheaper than the Jacobian addition); points
+ * that share x with the bucket go to the Jacobian side. */
+static void BA(insert)(msm_affine_scratch *s, uint32_t b, const AFF_T *q)
+{
+	AFF_T *bucket = s->bucket;
+	if (!s->filled[b]) {
+		bucket[b] = *q;
+		s->filled[b] = 1;
+	} else if (s->stamp[b] == s->epoch) {
+		if (s->ndefer < s->cap) {
+			s->defer_bucket[s->ndefer] = b;
+			((AFF_T *)s->defer_pt)[s->ndefer++] = *q;
+		} else {
+			BA(to_jac)(s, b, q);
+		}
+	} else if (FE(eq)(&q->x, &bucket[b].x)) {
+		BA(to_jac)(s, b, q);
+	} else {
+		s->stamp[b] = s->epoch;
+		s->batch_bucket[s->nbatch] = b;
+		((AFF_T *)s->batch_pt)[s->nbatch++] = *q;
+	}
+}
+
+/* Closes the batch, then opens the next one with the deferred points
+ * (those whose bucket repeats stay deferred). */
+static void BA(close_batch)(msm_affine_scratch *s)
+{
+	if (s->nbatch) {
+		BA(add_batch)(s->bucket, s->batch_bucket, s->batch_pt, s->nbatch, s->prefix);
+		s->nbatch = 0;
+		s->epoch++;
+	}
+}
+
 static void BA(flush)(msm_affine_scratch *s)
 {
-	if (s->nbatch == 0)
-		return;
-	BA(add_batch)(s->bucket, s->batch_bucket, s->batch_pt, s->nbatch, s->prefix);
-	s->nbatch = 0;
-	s->epoch++;
+	BA(close_batch)(s);
+	size_t n = s->ndefer;
+	s->ndefer = 0;
+	AFF_T *dp = s->defer_pt;
+	for (size_t j = 0; j < n; j++) {
+		uint32_t b = s->defer_bucket[j];
+		AFF_T q = dp[j];
+		BA(insert)(s, b, &q);   /* never grows the queue past j */
+	}
 }
 
 static void BA(window)(void *ret, msm_affine_scratch *s, const msm_window_job *job)
 {
-	AFF_T *bucket = s->bucket, *pt = s->batch_pt;
+	AFF_T *bucket = s->bucket;
 	JAC_T *jac = s->jac, tmp;
 	const AFF_T *bases = job->bases;
 	size_t nb = s->nb;
 	memset(s->filled, 0, nb);
 	memset(s->jac_filled, 0, nb);
+	s->ndefer = 0;
 	for (size_t i = job->lo; i < job->hi; i++) {
 		int d = sd_digit(job->k[i], job->w, job->c, job->nwin);
 		if (d == 0)
@@ -71,34 +126,22 @@ static void BA(window)(void *ret, msm_affine_scratch *s, const msm_window_job *j
 		const AFF_T *p = &bases[job->idx[i]];
 		if (EC(aff_is_infinity)(p))
 			continue;
-		uint32_t b = (uint32_t)(d < 0 ? -d : d) - 1;
-		if (!s->filled[b]) {
-			bucket[b] = *p;
-			if (d < 0)
-				FE(neg)(&bucket[b].y, &bucket[b].y);
-			s->filled[b] = 1;
-			continue;
-		}
 		AFF_T q = *p;
 		if (d < 0)
 			FE(neg)(&q.y, &q.y);
-		if (s->stamp[b] == s->epoch || FE(eq)(&q.x, &bucket[b].x)) {
-			if (!s->jac_filled[b]) {
-				EC(from_affine)(&jac[b], &q);
-				s->jac_filled[b] = 1;
-			} else {
-				EC(add_affine)(&tmp, &jac[b], &q);
-				jac[b] = tmp;
-			}
-			continue;
-		}
-		s->stamp[b] = s->epoch;
-		s->batch_bucket[s->nbatch] = b;
-		pt[s->nbatch++] = q;
-		if (s->nbatch == s->cap)
+		BA(insert)(s, (uint32_t)(d < 0 ? -d : d) - 1, &q);
+		while (s->nbatch == s->cap)   /* the deferred points may fill the next one */
 			BA(flush)(s);
 	}
+	/* Two more batches take most deferred points; a long tail (one bucket
+	 * hit over and over) would cost an inversion per point: Jacobian. */
 	BA(flush)(s);
+	BA(flush)(s);
+	BA(close_batch)(s);
+	AFF_T *dp = s->defer_pt;
+	for (size_t j = 0; j < s->ndefer; j++)
+		BA(to_jac)(s, s->defer_bucket[j], &dp[j]);
+	s->ndefer = 0;
 
 	/* sum_b (b+1)·bucket[b], by running sums from the top bucket down. */
 	JAC_T running, sum;

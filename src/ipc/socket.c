@@ -106,6 +106,7 @@ int cuzk_msg_recv(int sock, void *buf, size_t cap, size_t *ret_len, int *fds, un
 	struct iovec iov = { .iov_base = buf, .iov_len = cap };
 	struct msghdr mh;
 	ssize_t n;
+	int reset_seen = 0;
 
 	for (;;) {
 		memset(&mh, 0, sizeof(mh));
@@ -118,6 +119,13 @@ int cuzk_msg_recv(int sock, void *buf, size_t cap, size_t *ret_len, int *fds, un
 			break;
 		if (errno == EINTR)
 			continue;
+		/* A peer that closed with our packet unread leaves ECONNRESET,
+		 * which the kernel reports (once) before the packets the peer
+		 * sent first: its last words, e.g. why it refused us. */
+		if (errno == ECONNRESET && !reset_seen) {
+			reset_seen = 1;
+			continue;
+		}
 		if (errno == EAGAIN || errno == EWOULDBLOCK)
 			return cuzk_fail(err, CUZK_E_BUSY, "recvmsg: nothing to read");
 		return cuzk_fail_errno(err, errno, "recvmsg");

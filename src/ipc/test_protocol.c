@@ -355,6 +355,21 @@ static void test_socket(void)
 	CHECK(count_fds() == base + 1);
 	/* more than 3 fds cannot be sent */
 	REJECT(cuzk_msg_send(sv[0], &m, sizeof(m), fds, 4, &err), CUZK_E_INVAL, "at most 3");
+	/* A peer that answers and closes with our packet unread: the kernel
+	 * reports ECONNRESET first, the answer is still there after it. */
+	{
+		int pr[2];
+		REQUIRE(socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pr) == 0);
+		CHECK(cuzk_msg_send(pr[0], &m, sizeof(m), NULL, 0, &err) == 0);
+		struct cuzk_msg_reply bye;
+		cuzk_msg_reply_init(&bye, 0, CUZK_E_BUSY, "too many clients");
+		CHECK(cuzk_msg_send(pr[1], &bye, sizeof(bye), NULL, 0, &err) == 0);
+		close(pr[1]);
+		CHECK_MSG(cuzk_msg_recv(pr[0], buf, sizeof(buf), &len, fds, 1, &nfds, &err) == 0, "%s", err.msg);
+		CHECK(len == sizeof(bye) && memcmp(buf, &bye, sizeof(bye)) == 0);
+		CHECK(cuzk_msg_recv(pr[0], buf, sizeof(buf), &len, fds, 1, &nfds, &err) == 0 && len == 0);
+		close(pr[0]);
+	}
 	/* the peer closed */
 	close(sv[0]);
 	CHECK(cuzk_msg_recv(sv[1], buf, sizeof(buf), &len, fds, 1, &nfds, &err) == 0 && len == 0);

@@ -58,22 +58,25 @@ bits)
 *) echo "unknown circuit kind $kind (x5 or bits)" >&2; exit 2 ;;
 esac
 
+now() { date +%s.%N; }
 # best_of N CMD...: runs CMD N times; prints the least wall time and the
-# least CPU time (user + system, all threads) in seconds.  On a shared
-# machine the CPU time is the steadier figure.
+# least CPU time (user + system, all threads; 10 ms resolution) in seconds.
+# On a shared machine the CPU time is the steadier figure.
 best_of() {
 	n=$1
 	shift
 	: >"$work/times"
 	i=0
 	while [ $i -lt "$n" ]; do
-		/usr/bin/time -f "%e %U %S" -o "$work/time" "$@" >/dev/null
-		cat "$work/time" >>"$work/times"
+		t0=$(now)
+		/usr/bin/time -f "%U %S" -o "$work/time" "$@" >/dev/null
+		t1=$(now)
+		echo "$t0 $t1 $(cat "$work/time")" >>"$work/times"
 		i=$((i + 1))
 	done
-	awk 'NR == 1 || $1 < w { w = $1 } NR == 1 || $2 + $3 < c { c = $2 + $3 } END { printf "%.3f %.3f", w, c }' "$work/times"
+	awk '{ d = $2 - $1 } NR == 1 || d < w { w = d } NR == 1 || $3 + $4 < c { c = $3 + $4 }
+		END { printf "%.3f %.2f", w, c }' "$work/times"
 }
-now() { date +%s.%N; }
 
 echo "compiling the circuit ($kind, 2^$log)" >&2
 $circom2 "$work/c.circom" --r1cs --wasm --prime bls12381 -o "$work" >/dev/null
@@ -104,14 +107,16 @@ inner=$("$cuzk" prove --params "$work/c.params" --witness "$work/c.witness" --ou
 $snarkjs groth16 verify "$work/js/verification_key.json" "$work/js/public.json" "$work/js/proof.json" >/dev/null
 
 awk -v s="$snark" -v p="$prove" -v pa="$prove_all" -v y="$synth" -v in_="$inner" -v c="$constraints" \
-    -v kind="$kind" -v lg="$log" -v ss="$snark_setup" -v runs="$runs" -v load="$(cut -d' ' -f1-3 /proc/loadavg)" 'BEGIN {
+    -v kind="$kind" -v lg="$log" -v ss="$snark_setup" -v runs="$runs" -v load="$(cut -d' ' -f1-3 /proc/loadavg)" '
+function x(a, b) { return b > 0 ? sprintf("%6.1fx", a / b) : "     -" }
+BEGIN {
 	split(s, S, " "); split(p, P, " "); split(pa, A, " "); split(y, Y, " ")
 	printf "circuit %s: %d constraints (domain 2^%d); whole processes, best of %d runs\n", kind, c, lg, runs
 	printf "%-40s %9s %9s %14s\n", "", "wall s", "cpu s", "speed-up w/c"
-	printf "%-40s %9.3f %9.3f\n", "snarkjs groth16 prove", S[1], S[2]
-	printf "%-40s %9.3f %9.3f %6.1fx %6.1fx\n", "cuzk prove", P[1], P[2], S[1] / P[1], S[2] / P[2]
-	printf "%-40s %9.3f %9.3f %6.1fx %6.1fx\n", "cuzk synth + prove", Y[1] + P[1], Y[2] + P[2], S[1] / (Y[1] + P[1]), S[2] / (Y[2] + P[2])
-	printf "%-40s %9.3f %9.3f %6.1fx %6.1fx\n", "cuzk prove --params-check all", A[1], A[2], S[1] / A[1], S[2] / A[2]
-	printf "load average at the end: %s\n", load
+	printf "%-40s %9.3f %9.2f\n", "snarkjs groth16 prove", S[1], S[2]
+	printf "%-40s %9.3f %9.2f %s %s\n", "cuzk prove", P[1], P[2], x(S[1], P[1]), x(S[2], P[2])
+	printf "%-40s %9.3f %9.2f %s %s\n", "cuzk synth + prove", Y[1] + P[1], Y[2] + P[2], x(S[1], Y[1] + P[1]), x(S[2], Y[2] + P[2])
+	printf "%-40s %9.3f %9.2f %s %s\n", "cuzk prove --params-check all", A[1], A[2], x(S[1], A[1]), x(S[2], A[2])
 	printf "(cuzk synth alone %.3f s; proving inside cuzk prove %.3f s; snarkjs setup: %s)\n", Y[1], in_ / 1000, ss
+	printf "load average at the end: %s\n", load
 }'

@@ -2,10 +2,13 @@
  * witness written in place through the buffer's pointers, proofs that verify,
  * the same buffer submitted again (a registration-cache hit), a witness file
  * loaded by cuzk_buffer_load_file, rejections with the daemon's message,
- * cancel (own request, and another connection's job by its job id), status
- * and metrics, and a client that leaves with work in flight. */
+ * cancel (own request, and another connection's job by its job id; refused
+ * to another uid when the test runs as root), status and metrics, and a
+ * client that leaves with work in flight. */
+#include <grp.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -55,6 +58,37 @@ static int wait_for(cuzk_client *cl, uint64_t id)
 	CHECK_MSG(done.request_id == id, "completion of %llu, expected %llu", (unsigned long long)done.request_id,
 		  (unsigned long long)id);
 	return 0;
+}
+
+/* Another uid may not cancel job: a child that became nobody tries.
+ * 0: refused with CUZK_E_PERM; 1: anything else; 77: not root, not tried. */
+static int cancel_as_nobody(const struct td_env *env, uint64_t job)
+{
+	if (geteuid() != 0)
+		return 77;
+	/* nobody must be able to reach the socket in our private directory */
+	if (chmod(env->dir, 0711) < 0 || chmod(env->socket, 0777) < 0)
+		return 1;
+	pid_t pid = fork();
+	if (pid < 0)
+		return 1;
+	if (pid == 0) {
+		cuzk_client *c;
+		cuzk_error e;
+		if (setgroups(0, NULL) < 0 || setgid(65534) < 0 || setuid(65534) < 0)
+			_exit(1);
+		if (cuzk_connect(&c, env->socket, NULL, &e) < 0) {
+			fprintf(stderr, "nobody: %s\n", e.msg);
+			_exit(1);
+		}
+		int r = cuzk_cancel_job(c, job, &e);
+		fprintf(stderr, "nobody cancels job %llu: %d %s\n", (unsigned long long)job, r, e.msg);
+		_exit(r == -CUZK_E_PERM && strstr(e.msg, "belongs to uid 0") ? 0 : 1);
+	}
+	int st;
+	if (waitpid(pid, &st, 0) != pid)
+		return 1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 1;
 }
 
 static void prove_and_verify(cuzk_client *cl, cuzk_buffer *b, const struct tcircuit *c, uint32_t parts)
@@ -131,6 +165,8 @@ int main(void)
 		REQUIRE(cuzk_submit(cl, b, &req, &ids[i], &jobs[i], &err) == 0);
 		CHECK(jobs[i] != 0 && (i == 0 || jobs[i] > jobs[i - 1]));
 	}
+	int nobody = cancel_as_nobody(&env, jobs[2]);
+	CHECK_MSG(nobody == 0 || nobody == 77, "another uid's cancel was not refused");
 	CHECK_MSG(cuzk_cancel_job(op, jobs[2], &err) == 0, "cancel job %llu: %s", (unsigned long long)jobs[2], err.msg);
 	CHECK(cuzk_cancel_job(op, jobs[2] + 1000, &err) == -CUZK_E_NOTFOUND && strstr(err.msg, "job"));
 	cuzk_disconnect(op);

@@ -34,16 +34,19 @@ static int prove(struct tclient *cl, const struct tcircuit *c, uint64_t id, int 
 }
 
 /* The independent verifier (tests/oracle, node + @noble/curves) on the
- * daemon's proofs, when it is installed; the oracle's own test installs it. */
+ * daemon's proofs, when it is installed in the source tree (scripts/test.sh
+ * runs npm ci there first).  The copy tests/oracle/run.sh may be installing
+ * into the build tree at this very moment (make -j) is not used: npm ci
+ * replaces node_modules while it runs. */
 static void oracle(const struct td_env *env, const struct tcircuit *c, const uint8_t *proofs, unsigned n)
 {
-	static const char *const dirs[] = { TOP_SRCDIR "/tests/oracle", "tests/oracle/work/npm" };
+	static const char *const dirs[] = { TOP_SRCDIR "/tests/oracle" };
 	char path[700], cmd[3000];
 	const char *dir = NULL;
 	FILE *f;
 	int fd;
 
-	for (int i = 0; i < 2 && !dir; i++) {
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]) && !dir; i++) {
 		snprintf(path, sizeof(path), "%s/node_modules/@noble/curves", dirs[i]);
 		if (access(path, F_OK) == 0)
 			dir = dirs[i];

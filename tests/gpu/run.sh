@@ -4,7 +4,8 @@
 #
 #   tests/gpu/run.sh BUILD_DIR [MAX_LOG [OUT_DIR]]
 #
-# 1. cuda/test_gpu_ntt: GPU NTTs (all kinds, 2^1..2^20) and h against the CPU;
+# 1. cuda/test_gpu_ntt: GPU NTTs (all kinds, 2^1..2^20) and h against the CPU,
+#    with each register-round width of the NTT kernel;
 # 2. the GPU MSM test, if the build has one;
 # 3. for 2^10 .. 2^MAX_LOG constraints (default 18), circuits from the
 #    generator: `cuzk prove --backend gpu --seed N` must write the bytes of
@@ -51,6 +52,10 @@ step() {   # name, log, command...
 }
 
 step "GPU NTT and h == CPU (2^1..2^20)" ntt.log "$B/cuda/test_gpu_ntt"
+# The NTT's other register-round widths (a tuning knob) compute the same.
+for rb in 2 3; do
+	step "GPU NTT and h == CPU, round bits $rb" "ntt-rb$rb.log" env CUZK_NTT_ROUND_BITS=$rb "$B/cuda/test_gpu_ntt"
+done
 for t in "$B"/cuda/msm/test_gpu_msm "$B"/cuda/test_gpu_msm; do
 	[ -x "$t" ] && step "GPU MSM == CPU" msm.log "$t"
 done

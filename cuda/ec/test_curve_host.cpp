@@ -1,0 +1,191 @@
+// The device field and curve code (cuda/ff, cuda/ec), compiled for the CPU
+// with its carry chains emulated, against its plain C twin in src/bls12_381:
+// Fp and Fp2 arithmetic on random values, and XYZZ scalar multiples, sums,
+// doublings and cancellations of G1 and G2 points.  Runs in every build (no
+// GPU needed), so CI checks the exact arithmetic the kernels use.
+#include <cstdint>
+#include <cstring>
+
+#include "ec/xyzz.cuh"
+#include "ff/fp2.cuh"
+
+extern "C" {
+#include "bls12_381/fp.h"
+#include "bls12_381/fp2.h"
+#include "bls12_381/g1.h"
+#include "bls12_381/g2.h"
+#include "common/rand.h"
+}
+
+#include "../../tests/check.h"
+
+namespace {
+
+static_assert(sizeof(cuzk::fp_t) == sizeof(::fp_t) && sizeof(cuzk::fp2_t) == sizeof(::fp2_t),
+	      "device and host fields share one layout");
+
+template <class D, class H> D to_dev(const H &h)
+{
+	D d;
+	std::memcpy(&d, &h, sizeof d);
+	return d;
+}
+template <class H, class D> H to_host(const D &d)
+{
+	H h;
+	std::memcpy(&h, &d, sizeof h);
+	return h;
+}
+
+// A random element below p: random limbs with the top one cut below p's.
+::fp_t random_fp(cuzk_rng *rng)
+{
+	::fp_t a;
+	for (int j = 0; j < 6; j++)
+		a.l[j] = cuzk_rng_next(rng);
+	a.l[5] &= 0x0fffffffffffffffull;   // p's top limb is 0x1a0111ea...
+	return a;
+}
+
+bool same(const cuzk::fp_t &d, const ::fp_t &h) { return std::memcmp(&d, &h, sizeof h) == 0; }
+bool same(const cuzk::fp2_t &d, const ::fp2_t &h) { return std::memcmp(&d, &h, sizeof h) == 0; }
+
+void check_fp(cuzk_rng *rng)
+{
+	for (int i = 0; i < 2000; i++) {
+		::fp_t a = random_fp(rng), b = random_fp(rng), r;
+		if (i == 0)
+			a = FP_ZERO;
+		if (i == 1) {   // p - 1
+			for (int j = 0; j < 6; j++)
+				a.l[j] = FP_MODULUS[j];
+			a.l[0] -= 1;
+			b = a;
+		}
+		cuzk::fp_t da = to_dev<cuzk::fp_t>(a), db = to_dev<cuzk::fp_t>(b);
+		fp_mul(&r, &a, &b);
+		CHECK_MSG(same(cuzk::mul(da, db), r), "fp mul, case %d", i);
+		fp_sqr(&r, &a);
+		CHECK_MSG(same(cuzk::sqr(da), r), "fp sqr, case %d", i);
+		fp_add(&r, &a, &b);
+		CHECK_MSG(same(cuzk::add(da, db), r), "fp add, case %d", i);
+		fp_sub(&r, &a, &b);
+		CHECK_MSG(same(cuzk::sub(da, db), r), "fp sub, case %d", i);
+		fp_neg(&r, &a);
+		CHECK_MSG(same(cuzk::neg(da), r), "fp neg, case %d", i);
+		if (i < 10) {
+			fp_inv(&r, &a);
+			CHECK_MSG(same(cuzk::inv(da), r), "fp inv, case %d", i);
+		}
+	}
+	CHECK(same(cuzk::fp_one(), FP_ONE));
+}
+
+void check_fp2(cuzk_rng *rng)
+{
+	for (int i = 0; i < 500; i++) {
+		::fp2_t a = {random_fp(rng), random_fp(rng)}, b = {random_fp(rng), random_fp(rng)}, r;
+		cuzk::fp2_t da = to_dev<cuzk::fp2_t>(a), db = to_dev<cuzk::fp2_t>(b);
+		fp2_mul(&r, &a, &b);
+		CHECK_MSG(same(cuzk::mul(da, db), r), "fp2 mul, case %d", i);
+		fp2_sqr(&r, &a);
+		CHECK_MSG(same(cuzk::sqr(da), r), "fp2 sqr, case %d", i);
+		if (i < 3) {
+			fp2_inv(&r, &a);
+			CHECK_MSG(same(cuzk::inv(da), r), "fp2 inv, case %d", i);
+		}
+	}
+}
+
+// k·q by the device formulas (double-and-add over 64 bits).
+template <class F> cuzk::xyzz_t<F> times(const cuzk::affine_t<F> &q, uint64_t k, const F &one)
+{
+	cuzk::xyzz_t<F> r;
+	cuzk::set_inf(r);
+	for (int b = 63; b >= 0; b--) {
+		r = cuzk::dbl(r);
+		if ((k >> b) & 1)
+			cuzk::add_affine(r, q, false, one);
+	}
+	return r;
+}
+
+// G1 and G2 through one template: the host group's functions are passed in.
+template <class F, class HJ, class HA> struct group {
+	const HA *gen;
+	F one;
+	void (*mul)(HJ *, const HJ *, const uint64_t *);
+	void (*from_affine)(HJ *, const HA *);
+	void (*add)(HJ *, const HJ *, const HJ *);
+	int (*eq)(const HJ *, const HJ *);
+	int (*is_inf)(const HJ *);
+	const char *name;
+};
+
+template <class F, class HJ, class HA> void check_group(const group<F, HJ, HA> &g, cuzk_rng *rng)
+{
+	const cuzk::affine_t<F> q = to_dev<cuzk::affine_t<F>>(*g.gen);
+	HJ G;
+	g.from_affine(&G, g.gen);
+	for (int i = 0; i < 6; i++) {
+		uint64_t k1 = cuzk_rng_next(rng), k2 = cuzk_rng_next(rng) >> (i * 8);
+		uint64_t kk1[4] = {k1, 0, 0, 0}, kk2[4] = {k2, 0, 0, 0};
+		HJ want1, want2, want_sum, want_dbl;
+		g.mul(&want1, &G, kk1);
+		g.mul(&want2, &G, kk2);
+		g.add(&want_sum, &want1, &want2);
+		g.add(&want_dbl, &want1, &want1);
+
+		cuzk::xyzz_t<F> p1 = times(q, k1, g.one), p2 = times(q, k2, g.one);
+		HJ got1 = to_host<HJ>(cuzk::to_jacobian(p1));
+		CHECK_MSG(g.eq(&got1, &want1), "%s: k·G by mixed additions, case %d", g.name, i);
+		cuzk::xyzz_t<F> s = p1;
+		cuzk::add(s, p2);
+		HJ got_sum = to_host<HJ>(cuzk::to_jacobian(s));
+		CHECK_MSG(g.eq(&got_sum, &want_sum), "%s: XYZZ addition, case %d", g.name, i);
+		cuzk::xyzz_t<F> d = p1;
+		cuzk::add(d, p1);   // equal inputs: the doubling branch
+		HJ got_dbl = to_host<HJ>(cuzk::to_jacobian(d));
+		CHECK_MSG(g.eq(&got_dbl, &want_dbl), "%s: addition of equal points, case %d", g.name, i);
+		HJ got_dbl2 = to_host<HJ>(cuzk::to_jacobian(cuzk::dbl(p1)));
+		CHECK_MSG(g.eq(&got_dbl2, &want_dbl), "%s: doubling, case %d", g.name, i);
+	}
+	// G + G by the mixed addition (doubling branch), 3G - G - G - G = infinity
+	cuzk::xyzz_t<F> t;
+	cuzk::set_inf(t);
+	cuzk::add_affine(t, q, false, g.one);
+	cuzk::add_affine(t, q, false, g.one);
+	uint64_t two[4] = {2, 0, 0, 0};
+	HJ want2G, got2G = to_host<HJ>(cuzk::to_jacobian(t));
+	g.mul(&want2G, &G, two);
+	CHECK_MSG(g.eq(&got2G, &want2G), "%s: G + G by the mixed addition", g.name);
+	cuzk::add_affine(t, q, false, g.one);
+	for (int j = 0; j < 3; j++)
+		cuzk::add_affine(t, q, true, g.one);
+	CHECK_MSG(cuzk::is_inf(t), "%s: 3G - 3G is infinity", g.name);
+	HJ inf = to_host<HJ>(cuzk::to_jacobian(t));
+	CHECK_MSG(g.is_inf(&inf), "%s: infinity converts to Z = 0", g.name);
+	// multiples of a small scalar
+	HJ want13;
+	uint64_t thirteen[4] = {13, 0, 0, 0};
+	g.mul(&want13, &G, thirteen);
+	HJ got13 = to_host<HJ>(cuzk::to_jacobian(cuzk::mul_small(cuzk::from_affine(q, g.one), 13)));
+	CHECK_MSG(g.eq(&got13, &want13), "%s: mul_small", g.name);
+}
+
+} // namespace
+
+int main()
+{
+	cuzk_rng rng;
+	cuzk_rng_seed(&rng, 0x6b1e);
+	check_fp(&rng);
+	check_fp2(&rng);
+	check_group(group<cuzk::fp_t, g1_jac_t, g1_aff_t>{&G1_GENERATOR, cuzk::fp_one(), g1_mul, g1_from_affine,
+							   g1_add, g1_eq, g1_is_infinity, "G1"},
+		    &rng);
+	check_group(group<cuzk::fp2_t, g2_jac_t, g2_aff_t>{&G2_GENERATOR, cuzk::fp2_one(), g2_mul, g2_from_affine,
+							    g2_add, g2_eq, g2_is_infinity, "G2"},
+		    &rng);
+	CHECK_DONE();
+}
