@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bls12_381/fp2.h"
 #include "common/parallel.h"
 #include "groth16/curve_ops.h"
 #include "groth16/msm_affine.h"
@@ -11,6 +12,12 @@
 /* Classifying scalars is cheap: below this many per thread, one thread. */
 #define MSM_MIN_CLASSIFY_CHUNK 8192
 #define MSM_MAX_WINDOW 16
+/* The GLV split copies each dense scalar's point and its image: beyond this
+ * many bytes of copies (5.6 million G1 points, 2.8 million G2) the MSM runs
+ * on the whole scalars instead, ~10% slower, rather than double the memory
+ * of a huge SRS.  CUZK_MSM_NO_GLV=1 in the environment forces that path
+ * (tests, and measuring what the split gains). */
+#define MSM_GLV_MAX_BYTES ((size_t)1 << 30)
 
 size_t msm_density_count(const uint64_t *density, size_t n)
 {
@@ -148,7 +155,7 @@ static void choose_window(size_t n, unsigned bits, unsigned nthreads, unsigned *
 	*ret_chunks = 1;
 	for (unsigned c = 1; c <= MSM_MAX_WINDOW; c++) {
 		unsigned nwin = sd_num_windows_bits(c, bits);
-		double per_point = c >= MSM_AFFINE_MIN_WINDOW ? 0.8 : 1.0;
+		double per_point = c >= MSM_AFFINE_MIN_WINDOW ? 0.6 : 1.0;
 		for (unsigned chunks = 1; chunks <= nthreads; chunks *= 2) {
 			size_t tasks = (size_t)nwin * chunks;
 			size_t rounds = (tasks + nthreads - 1) / nthreads;
@@ -163,31 +170,96 @@ static void choose_window(size_t n, unsigned bits, unsigned nthreads, unsigned *
 	}
 }
 
-/* Replaces the dense scalars k_i on bases[idx_i] by the GLV halves: entry
- * 2i is k1 on P = bases[idx_i], entry 2i+1 is k2 on -phi(P) (scalar_digits.h),
- * with the points copied to *ret_bases in that order. */
-static int glv_expand(struct sorted_scalars *s, g1_aff_t **ret_bases, const g1_aff_t *bases,
-		      cuzk_error *err)
+/* Endomorphisms that act as multiplication by x^2 (x the curve parameter),
+ * for the GLV split k·P = k1·P + k2·E(P) of scalar_digits.h; each maps the
+ * all-zero identity to itself. */
+typedef struct glv_endo {
+	fp2_t k[2];                   /* G2: psi^2(x, y) = (k0·x, k1·y) */
+	void (*apply)(void *out, const void *p, const struct glv_endo *e);
+} glv_endo;
+
+/* G1: -phi, phi acting as -x^2 (g1.h). */
+static void g1_endo_x2(void *out, const void *p, const glv_endo *e)
 {
-	size_t n = s->n_dense;
-	g1_aff_t *pts = malloc(2 * n * sizeof(*pts));
+	(void)e;
+	g1_aff_t *o = out;
+	g1_aff_phi(o, p);
+	fp_neg(&o->y, &o->y);
+}
+
+/* G2: psi^2 acts as x^2 (psi as x, g2.h).  On Fp2 the Frobenius squared is
+ * the identity, so psi^2 scales x and y by constants, read off the generator. */
+static void g2_endo_x2(void *out, const void *p, const glv_endo *e)
+{
+	g2_aff_t *o = out;
+	const g2_aff_t *q = p;
+	fp2_mul(&o->x, &q->x, &e->k[0]);
+	fp2_mul(&o->y, &q->y, &e->k[1]);
+}
+
+static void glv_endo_init(glv_endo *e, const curve_ops *ops)
+{
+	memset(e, 0, sizeof(*e));
+	if (ops == &CURVE_G1) {
+		e->apply = g1_endo_x2;
+		return;
+	}
+	g2_aff_t t;
+	fp2_t inv;
+	g2_aff_psi(&t, &G2_GENERATOR);
+	g2_aff_psi(&t, &t);
+	fp2_inv(&inv, &G2_GENERATOR.x);
+	fp2_mul(&e->k[0], &t.x, &inv);
+	fp2_inv(&inv, &G2_GENERATOR.y);
+	fp2_mul(&e->k[1], &t.y, &inv);
+	e->apply = g2_endo_x2;
+}
+
+struct glv_ctx {
+	const curve_ops *ops;
+	const struct sorted_scalars *s;
+	const unsigned char *bases;
+	unsigned char *pts;
+	size_t *idx;
+	uint64_t (*k)[4];
+	glv_endo e;
+};
+
+static void glv_range(void *p, size_t begin, size_t end, unsigned t)
+{
+	(void)t;
+	struct glv_ctx *ctx = p;
+	size_t as = ctx->ops->aff_size;
+	for (size_t i = begin; i < end; i++) {
+		const unsigned char *b = ctx->bases + ctx->s->dense_idx[i] * as;
+		memcpy(ctx->pts + 2 * i * as, b, as);
+		ctx->e.apply(ctx->pts + (2 * i + 1) * as, b, &ctx->e);
+		sd_glv_split(ctx->k[2 * i], ctx->k[2 * i + 1], ctx->s->dense_k[i]);
+		ctx->idx[2 * i] = 2 * i;
+		ctx->idx[2 * i + 1] = 2 * i + 1;
+	}
+}
+
+/* Replaces the dense scalars k_i on bases[idx_i] by the GLV halves: entry
+ * 2i is k1 on P = bases[idx_i], entry 2i+1 is k2 on E(P) (scalar_digits.h),
+ * with the points copied to *ret_bases in that order. */
+static int glv_expand(const curve_ops *ops, struct sorted_scalars *s, unsigned char **ret_bases,
+		      const unsigned char *bases, cuzk_error *err)
+{
+	size_t n = s->n_dense, as = ops->aff_size;
+	unsigned char *pts = malloc(2 * n * as);
 	size_t *idx = malloc(2 * n * sizeof(*idx));
 	uint64_t(*k)[4] = malloc(2 * n * sizeof(*k));
 	if (!pts || !idx || !k) {
 		free(pts);
 		free(idx);
 		free(k);
-		return cuzk_fail(err, CUZK_E_NOMEM, "G1 MSM: no memory to split %zu scalars", n);
+		return cuzk_fail(err, CUZK_E_NOMEM, "%s MSM: no memory to split %zu scalars",
+				 ops->name, n);
 	}
-	for (size_t i = 0; i < n; i++) {
-		const g1_aff_t *p = &bases[s->dense_idx[i]];
-		pts[2 * i] = *p;
-		g1_aff_phi(&pts[2 * i + 1], p);
-		fp_neg(&pts[2 * i + 1].y, &pts[2 * i + 1].y);
-		sd_glv_split(k[2 * i], k[2 * i + 1], s->dense_k[i]);
-		idx[2 * i] = 2 * i;
-		idx[2 * i + 1] = 2 * i + 1;
-	}
+	struct glv_ctx ctx = { .ops = ops, .s = s, .bases = bases, .pts = pts, .idx = idx, .k = k };
+	glv_endo_init(&ctx.e, ops);
+	cuzk_parallel_for(n, MSM_MIN_CLASSIFY_CHUNK / 4, cuzk_nthreads(), glv_range, &ctx);
 	free(s->dense_idx);
 	free(s->dense_k);
 	s->dense_idx = idx;
@@ -321,12 +393,14 @@ static int msm_generic(const curve_ops *ops, void *ret, const void *bases, size_
 	unsigned char *results = NULL, *partial = NULL;
 	int *nomem = NULL;
 
-	/* G1: each dense scalar becomes two of 128 bits on P and -phi(P). */
+	/* Each dense scalar becomes two of 128 bits, on P and on E(P). */
 	unsigned bits = 255;
 	const void *dense_bases = bases;
-	g1_aff_t *glv_bases = NULL;
-	if (ops == &CURVE_G1 && s.n_dense) {
-		if ((rc = glv_expand(&s, &glv_bases, bases, err)))
+	unsigned char *glv_bases = NULL;
+	const char *no_glv = getenv("CUZK_MSM_NO_GLV");
+	if (s.n_dense && s.n_dense <= MSM_GLV_MAX_BYTES / (2 * ops->aff_size) &&
+	    !(no_glv && strcmp(no_glv, "1") == 0)) {
+		if ((rc = glv_expand(ops, &s, &glv_bases, bases, err)))
 			goto out;
 		dense_bases = glv_bases;
 		bits = 128;

@@ -5,7 +5,10 @@
  * montgomery != 0, canonical otherwise; they are converted once.  Witness
  * scalars are mostly 0 and 1: zeros are skipped and ones summed by plain
  * additions; only the rest goes through the buckets (signed c-bit digits,
- * c chosen from their count, Jacobian buckets with mixed additions).
+ * c chosen from their count, affine buckets with batched inversions); each
+ * of those is first split into two 128-bit halves by an endomorphism (GLV:
+ * -phi on G1, psi^2 on G2), halving the windows (not when the copies of
+ * the points would pass 1 GiB, nor with CUZK_MSM_NO_GLV=1 in the environment).
  *
  * The filtered forms serve the prover's density bitmaps: scalar i takes part
  * iff bit i of density is set (bit i of word i/64), and the bases are only

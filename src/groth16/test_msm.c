@@ -1,7 +1,8 @@
 /* Pippenger against the naive sum of k_i·P_i, for G1 and G2: sizes 0, 1 and
  * non-powers of two; random, all-zero, all-one, r-1 and witness-like mixed
  * scalars; canonical and Montgomery input; the density-filtered form; more
- * threads than windows (point ranges split); rejection of bad input. */
+ * threads than windows (point ranges split); rejection of bad input; the
+ * GLV split of the scalars on its edge cases. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,9 +11,37 @@
 #include "groth16/curve_ops.h"
 #include "groth16/fr_sample.h"
 #include "groth16/msm.h"
+#include "groth16/scalar_digits.h"
 
-enum kind { RANDOM, ZEROS, ONES, MINUS_ONE, MIXED, SAME, KINDS };
-static const char *const kind_name[KINDS] = { "random", "zeros", "ones", "r-1", "mixed", "same" };
+enum kind { RANDOM, ZEROS, ONES, MINUS_ONE, MIXED, SAME, GLV_EDGE, KINDS };
+static const char *const kind_name[KINDS] = { "random", "zeros", "ones", "r-1", "mixed", "same",
+					       "GLV edges" };
+
+/* Scalars at the edges of the GLV split k = k1 + k2·x^2 (scalar_digits.h):
+ * 0, 1, r-1, lambda = x^2 - 1 (a cube root of unity mod r), x^2, x^2 + 1,
+ * lambda^2, r - x^2, and multiples of lambda, small and random. */
+#define GLV_EDGES 12
+static void glv_edge(fr_t *k, unsigned which, cuzk_rng *rng)
+{
+	static const uint64_t x2[4] = { 0x0000000100000000ULL, 0xac45a4010001a402ULL, 0, 0 };
+	static const uint64_t lam[4] = { 0x00000000ffffffffULL, 0xac45a4010001a402ULL, 0, 0 };
+	fr_t l, t;
+	fr_to_mont(&l, lam);
+	switch (which % GLV_EDGES) {
+	case 0: *k = FR_ZERO; break;
+	case 1: *k = FR_ONE; break;
+	case 2: fr_neg(k, &FR_ONE); break;
+	case 3: *k = l; break;
+	case 4: fr_to_mont(k, x2); break;
+	case 5: fr_to_mont(k, x2), fr_add(k, k, &FR_ONE); break;
+	case 6: fr_sqr(k, &l); break;
+	case 7: fr_to_mont(&t, x2), fr_neg(k, &t); break;
+	case 8: fr_add(k, &l, &l); break;
+	case 9: fr_from_u64(&t, 12345), fr_mul(k, &l, &t); break;
+	case 10: fr_sample_rng(&t, rng), fr_mul(k, &l, &t); break;
+	default: fr_neg(&t, &l), fr_add(k, &t, &t); break;   /* -2·lambda */
+	}
+}
 
 static void make_scalars(fr_t *k, size_t n, enum kind kind, cuzk_rng *rng)
 {
@@ -29,6 +58,7 @@ static void make_scalars(fr_t *k, size_t n, enum kind kind, cuzk_rng *rng)
 		case ONES: k[i] = FR_ONE; break;
 		case MINUS_ONE: k[i] = minus_one; break;
 		case SAME: k[i] = same; break;
+		case GLV_EDGE: glv_edge(&k[i], (unsigned)i, rng); break;
 		default: fr_sample_rng(&k[i], rng); break;
 		}
 	}
@@ -145,6 +175,64 @@ static void check_case(const curve_ops *ops, size_t n, enum kind kind, int filte
 	check_case_with(ops, n, kind, filtered, 0, rng);
 }
 
+/* k = k1 + k2·x^2 exactly, both halves below 2^128 and k1 below x^2, on
+ * the edge scalars and random ones; and k·P = k1·P + k2·(-phi(P)) in G1. */
+static void check_glv_split(cuzk_rng *rng)
+{
+	static const uint64_t x2[2] = { 0x0000000100000000ULL, 0xac45a4010001a402ULL };
+	g1_jac_t p, phi_j, want, a, b, got;
+	g1_aff_t pa, phi;
+	fr_t s;
+	fr_sample_rng(&s, rng);
+	g1_from_affine(&p, &G1_GENERATOR);
+	g1_mul_fr(&p, &p, &s);
+	g1_to_affine(&pa, &p);
+	g1_aff_phi(&phi, &pa);
+	fp_neg(&phi.y, &phi.y);
+	g1_from_affine(&phi_j, &phi);
+	for (unsigned i = 0; i < GLV_EDGES + 200; i++) {
+		fr_t k;
+		if (i < GLV_EDGES)
+			glv_edge(&k, i, rng);
+		else
+			fr_sample_rng(&k, rng);
+		uint64_t kc[4], k1[4], k2[4];
+		fr_from_mont(kc, &k);
+		sd_glv_split(k1, k2, kc);
+		CHECK_MSG((k1[2] | k1[3] | k2[2] | k2[3]) == 0, "GLV halves of edge %u exceed 2^128", i);
+		CHECK_MSG(k1[1] < x2[1] || (k1[1] == x2[1] && k1[0] < x2[0]), "GLV k1 >= x^2 (edge %u)", i);
+		/* k2·x^2 + k1 in 256 bits */
+		uint64_t sum[4] = { 0 };
+		for (int u = 0; u < 2; u++) {
+			unsigned __int128 carry = 0;
+			for (int v = 0; v < 2; v++) {
+				carry += (unsigned __int128)k2[u] * x2[v] + sum[u + v];
+				sum[u + v] = (uint64_t)carry;
+				carry >>= 64;
+			}
+			for (int w = u + 2; w < 4; w++) {
+				carry += sum[w];
+				sum[w] = (uint64_t)carry;
+				carry >>= 64;
+			}
+		}
+		unsigned __int128 carry = 0;
+		for (int w = 0; w < 4; w++) {
+			carry += (unsigned __int128)sum[w] + (w < 2 ? k1[w] : 0);
+			sum[w] = (uint64_t)carry;
+			carry >>= 64;
+		}
+		CHECK_MSG(memcmp(sum, kc, sizeof(sum)) == 0, "GLV split of edge %u does not recompose", i);
+		if (i < GLV_EDGES + 20) {
+			g1_mul(&want, &p, kc);
+			g1_mul(&a, &p, k1);
+			g1_mul(&b, &phi_j, k2);
+			g1_add(&got, &a, &b);
+			CHECK_MSG(g1_eq(&got, &want), "k·P != k1·P + k2·(-phi(P)) for edge %u", i);
+		}
+	}
+}
+
 static void check_rejections(cuzk_rng *rng)
 {
 	size_t n = 10;
@@ -194,6 +282,22 @@ int main(void)
 	check_case(&CURVE_G1, 600, RANDOM, 0, &rng);
 	check_case(&CURVE_G2, 100, MIXED, 1, &rng);
 	unsetenv("CUZK_THREADS");
+
+	/* The GLV split, alone and inside MSMs of both groups (G1 with -phi,
+	 * G2 with psi^2). */
+	check_glv_split(&rng);
+	check_case(&CURVE_G1, 40, GLV_EDGE, 0, &rng);
+	check_case_with(&CURVE_G1, 2500, GLV_EDGE, 0, 1, &rng);
+	check_case(&CURVE_G2, 40, GLV_EDGE, 1, &rng);
+
+	/* The same without the split (what MSMs too large for its copies run). */
+	setenv("CUZK_MSM_NO_GLV", "1", 1);
+	check_case(&CURVE_G1, 257, MIXED, 0, &rng);
+	check_case(&CURVE_G1, 100, GLV_EDGE, 1, &rng);
+	check_case_with(&CURVE_G1, 2500, RANDOM, 0, 1, &rng);
+	check_case_with(&CURVE_G2, 2500, RANDOM, 1, 1, &rng);
+	check_case(&CURVE_G2, 100, MIXED, 1, &rng);
+	unsetenv("CUZK_MSM_NO_GLV");
 
 	check_rejections(&rng);
 	CHECK_DONE();
