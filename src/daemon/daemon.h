@@ -57,12 +57,16 @@ struct cuzkd_session {
 	struct msghdr mh;
 	struct iovec iov;
 	union {
-		struct cmsghdr align;
+		/* struct cmsghdr's alignment; the struct itself ends in a flexible
+		 * array, which clang rejects in the middle of this struct. */
+		size_t align;
 		char buf[CMSG_SPACE(CUZKD_MAX_RECV_FDS * sizeof(int))];
 	} ctrl;
 	uint8_t msg[CUZK_MSG_MAX];
 	struct cuzkd_session *next, *prev;
 };
+
+_Static_assert(_Alignof(size_t) >= _Alignof(struct cmsghdr), "control buffer alignment");
 
 struct cuzkd_stats {                     /* loop-side counters for metrics */
 	uint64_t connections, rejected_connections, requests, rejected[32];
