@@ -1,5 +1,5 @@
-/* cuzk cancel: cancels a cuzkd job by the id `cuzk submit` and `cuzk status`
- * print.  The daemon allows it to the job owner's uid and to root. */
+/* cuzk cancel: cancels a cuzkd job by the id that `cuzk submit`
+ * prints (the journal has it too, as CUZK_JOB).  The daemon allows it to the job owner's uid and to root. */
 #include <stdio.h>
 
 #include "cli/cli.h"
@@ -10,7 +10,7 @@ static int run(int argc, char **argv, cuzk_error *err)
 	const char *sock = NULL, *id_s = NULL;
 	const struct cli_option opts[] = {
 		{ "socket", "PATH", &sock, "cuzkd's socket (e.g. /run/cuzk/cuzkd.sock)" },
-		{ "request", "ID", &id_s, "the job id (cuzk submit prints it; so does cuzk status)" },
+		{ "request", "ID", &id_s, "the job id (cuzk submit prints it, and the journal has it as CUZK_JOB)" },
 	};
 	int r = cli_parse(&cli_cmd_cancel, opts, sizeof(opts) / sizeof(opts[0]), argc, argv, err);
 	if (r != 0)
