@@ -19,7 +19,7 @@ bash scripts/install-deps.sh
 [ -x /usr/local/cuda/bin/nvcc ] && export PATH="$PATH:/usr/local/cuda/bin"
 
 say "building"
-./autogen.sh >/dev/null
+./autogen.sh >/dev/null 2>&1 || { ./autogen.sh; exit 1; }
 mkdir -p build/demo
 ( cd build/demo && ../../configure --prefix=/usr/local --sysconfdir=/etc --localstatedir=/var >configure.out &&
   make -j"$(nproc)" >make.out 2>&1 ) || { tail -n 40 build/demo/make.out; exit 1; }
