@@ -106,14 +106,36 @@ struct decode_ctx {
 	groth16_params *p;
 	unsigned checks;
 	size_t start[Q__COUNT + 1];   /* global index where each array begins */
+	size_t ustart[Q__COUNT + 1];  /* the same in work units (decode_weight) */
 	struct thread_failure *fail;
 };
 
-static void decode_range(void *arg, size_t begin, size_t end, unsigned thread)
+/* A G2 point costs about three G1 points to decode (twice the coordinates,
+ * each Fp2 product three Fp ones).  Threads are given equal work, not equal
+ * point counts: b_g2 comes last, so the last thread would otherwise take
+ * all of it. */
+static size_t decode_weight(enum query q)
+{
+	return is_g2(q) ? 3 : 1;
+}
+
+/* The global index of the first point whose work starts at unit u or later. */
+static size_t first_point_at(const struct decode_ctx *c, size_t u)
+{
+	enum query q = Q_IC;
+	while (q + 1 < Q__COUNT && u >= c->ustart[q + 1])
+		q++;
+	size_t w = decode_weight(q), into = u - c->ustart[q];
+	size_t i = (into + w - 1) / w;
+	return c->start[q] + (i < c->l->count[q] ? i : c->l->count[q]);
+}
+
+static void decode_range(void *arg, size_t ubegin, size_t uend, unsigned thread)
 {
 	struct decode_ctx *c = arg;
 	enum query q = Q_IC;
-	for (size_t g = begin; g < end; g++) {
+	size_t end = first_point_at(c, uend);
+	for (size_t g = first_point_at(c, ubegin); g < end; g++) {
 		while (g >= c->start[q + 1])
 			q++;
 		size_t i = g - c->start[q];
@@ -139,9 +161,11 @@ static void decode_range(void *arg, size_t begin, size_t end, unsigned thread)
 static int decode_points(groth16_params *p, const uint8_t *buf, const struct layout *l,
 			 const char *name, unsigned checks, cuzk_error *err)
 {
-	struct decode_ctx c = { buf, name, l, p, checks, { 0 }, NULL };
-	for (int q = 0; q < Q__COUNT; q++)
+	struct decode_ctx c = { buf, name, l, p, checks, { 0 }, { 0 }, NULL };
+	for (int q = 0; q < Q__COUNT; q++) {
 		c.start[q + 1] = c.start[q] + l->count[q];
+		c.ustart[q + 1] = c.ustart[q] + l->count[q] * decode_weight(q);
+	}
 	unsigned nthreads = cuzk_nthreads();
 	c.fail = malloc(nthreads * sizeof(*c.fail));
 	if (!c.fail)
@@ -149,7 +173,7 @@ static int decode_points(groth16_params *p, const uint8_t *buf, const struct lay
 	for (unsigned t = 0; t < nthreads; t++)
 		c.fail[t].index = SIZE_MAX;
 	/* Subgroup checks cost ~100 us a point; unchecked decoding far less. */
-	cuzk_parallel_for(c.start[Q__COUNT], checks ? 256 : 8192, nthreads, decode_range, &c);
+	cuzk_parallel_for(c.ustart[Q__COUNT], checks ? 256 : 8192, nthreads, decode_range, &c);
 	struct thread_failure *first = NULL;
 	for (unsigned t = 0; t < nthreads; t++)
 		if (c.fail[t].index != SIZE_MAX && (!first || c.fail[t].index < first->index))

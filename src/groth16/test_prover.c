@@ -241,6 +241,33 @@ static void check_circuit(const char *name, const r1cs *cs, const fr_t *z, int t
 	CHECK_MSG(memcmp(&pf, &pf2, sizeof(pf)) == 0, "%s: canonical witness gives another proof", name);
 	free(canon);
 
+	/* One thread runs the queries one by one, more run them side by side
+	 * (h and l as one MSM): the same proof either way. */
+	const char *threads = getenv("CUZK_THREADS");
+	char *saved = threads ? strdup(threads) : NULL;
+	setenv("CUZK_THREADS", "1", 1);
+	REQUIRE(groth16_prove_cpu(&p, &w, &r, &s, &pf2, NULL, &err) == 0);
+	CHECK_MSG(memcmp(&pf, &pf2, sizeof(pf)) == 0, "%s: one thread gives another proof", name);
+	/* A scalar >= r among the aux ones is blamed on query l, merged or not. */
+	fr_t *bad_z = malloc(nv * sizeof(fr_t));
+	REQUIRE(bad_z);
+	memcpy(bad_z, z, nv * sizeof(fr_t));
+	memset(&bad_z[nv - 1], 0xff, sizeof(fr_t));
+	groth16_witness_view wb = w;
+	wb.aux = bad_z + cs->num_inputs;
+	for (int nt = 1; nt <= 2; nt++) {
+		setenv("CUZK_THREADS", nt == 1 ? "1" : "2", 1);
+		rc = groth16_prove_cpu(&p, &wb, &r, &s, &pf2, NULL, &err);
+		CHECK_MSG(rc == -CUZK_E_NONCANONICAL && strstr(err.msg, "query l"),
+			  "%s: bad aux scalar, %d threads: %d %s", name, nt, rc, rc ? err.msg : "");
+	}
+	free(bad_z);
+	if (saved)
+		setenv("CUZK_THREADS", saved, 1);
+	else
+		unsetenv("CUZK_THREADS");
+	free(saved);
+
 	/* Tampered proof: C + G1 (still a valid point). */
 	pf2 = pf;
 	g1_jac_t c, g, cg;
