@@ -25,6 +25,7 @@ void cuzkd_config_defaults(struct cuzkd_config *cfg)
 	cfg->max_pinned_bytes_total = 512ull << 30;
 	cfg->max_witness_bytes = 192ull << 30;
 	cfg->cpu_workers = 1;
+	cfg->cpu_devices = 1;
 	cfg->devices_all = 1;
 	cfg->workers_per_device = 2;
 	cfg->vram_budget = 0;
@@ -221,6 +222,7 @@ static const struct key_def keys[] = {
 	{ "limits", "max_pinned_bytes_total", K_SIZE, OFF(max_pinned_bytes_total), "a size like 512G" },
 	{ "limits", "max_witness_bytes", K_SIZE, OFF(max_witness_bytes), "a size like 192G" },
 	{ "engine", "cpu_workers", K_COUNT, OFF(cpu_workers), "an integer 1..65536" },
+	{ "engine", "cpu_devices", K_COUNT, OFF(cpu_devices), "an integer 1..65536" },
 	{ "engine", "devices", K_DEVICES, 0, "all, or a list of device numbers" },
 	{ "engine", "workers_per_device", K_COUNT, OFF(workers_per_device), "an integer 1..65536" },
 	{ "engine", "vram_budget", K_SIZE, OFF(vram_budget), "a size like 80G, or 0 for all free memory" },
@@ -330,7 +332,7 @@ void cuzkd_config_print(const struct cuzkd_config *c, FILE *out)
 		     "max_witness_bytes = %" PRIu64 "\n\n",
 		c->max_clients, c->max_inflight_per_client, c->max_inflight_total,
 		c->max_pinned_bytes_per_client, c->max_pinned_bytes_total, c->max_witness_bytes);
-	fprintf(out, "[engine]\ncpu_workers = %u\ndevices =", c->cpu_workers);
+	fprintf(out, "[engine]\ncpu_workers = %u\ncpu_devices = %u\ndevices =", c->cpu_workers, c->cpu_devices);
 	if (c->devices_all)
 		fprintf(out, " all");
 	for (uint32_t i = 0; i < c->n_devices; i++)

@@ -36,6 +36,7 @@ struct cuzkd_config {
 	uint64_t max_witness_bytes;
 	/* [engine] */
 	uint32_t cpu_workers;
+	uint32_t cpu_devices;
 	int devices_all;                   /* devices = all */
 	uint32_t n_devices;                /* otherwise the list */
 	int devices[CUZKD_MAX_DEVICES];

@@ -230,9 +230,16 @@ static void *worker_main(void *arg)
 		if (!it) {
 			if (e->stopping)
 				break;
+			/* The waker takes this worker off `idle` when it signals,
+			 * so that the next partition queued goes to another device
+			 * instead of signalling this one again. */
 			d->idle++;
-			pthread_cond_wait(&d->wake, &e->lock);
-			d->idle--;
+			while (!d->wakeups && !e->stopping)
+				pthread_cond_wait(&d->wake, &e->lock);
+			if (d->wakeups)
+				d->wakeups--;
+			else
+				d->idle--;
 			continue;
 		}
 		d->running++;
@@ -241,24 +248,33 @@ static void *worker_main(void *arg)
 		run_item(w, it);
 		pthread_mutex_lock(&e->lock);
 		d->running--;
+		d->partitions++;
 	}
 	pthread_mutex_unlock(&e->lock);
 	return NULL;
 }
 
 /* Called with the lock held: wakes one worker on the device that has an
- * idle worker and the fewest partitions running. */
+ * idle worker and the fewest partitions running; among equals, the one that
+ * has finished the fewest, so that one-partition requests on an idle host
+ * rotate over the devices instead of always landing on the first. */
 static void wake_least_loaded_locked(struct cuzkd_engine *e)
 {
 	struct cuzkd_device *best = NULL;
 
 	for (unsigned i = 0; i < e->n_devices; i++) {
 		struct cuzkd_device *d = &e->devices[i];
-		if (d->idle && (!best || d->running < best->running))
+		if (!d->idle)
+			continue;
+		if (!best || d->running < best->running ||
+		    (d->running == best->running && d->partitions < best->partitions))
 			best = d;
 	}
-	if (best)
+	if (best) {
+		best->idle--;
+		best->wakeups++;
 		pthread_cond_signal(&best->wake);
+	}
 }
 
 void cuzkd_engine_submit(struct cuzkd_engine *e, struct cuzkd_job *job)
@@ -444,13 +460,18 @@ int cuzkd_engine_start(struct cuzkd_engine *e, const struct cuzkd_config *cfg, i
 		srs->on_evict = unload_from_gpus;
 		srs->evict_ctx = e;
 	} else {
-		e->devices = calloc(1, sizeof(*e->devices));
+		/* cpu_devices > 1 splits the CPU workers into pseudo-devices that
+		 * the scheduler treats as GPUs: the multi-device placement is then
+		 * testable on a machine without any. */
+		e->devices = calloc(cfg->cpu_devices, sizeof(*e->devices));
 		if (!e->devices)
 			return cuzk_fail(err, CUZK_E_NOMEM, "engine: out of memory");
-		e->n_devices = 1;
-		e->devices[0].index = -1;
-		e->devices[0].workers = cfg->cpu_workers;
-		pthread_cond_init(&e->devices[0].wake, NULL);
+		e->n_devices = cfg->cpu_devices;
+		for (unsigned i = 0; i < e->n_devices; i++) {
+			e->devices[i].index = -1 - (int)i;
+			e->devices[i].workers = cfg->cpu_workers;
+			pthread_cond_init(&e->devices[i].wake, NULL);
+		}
 	}
 	for (unsigned i = 0; i < e->n_devices; i++)
 		e->n_workers += e->devices[i].workers;

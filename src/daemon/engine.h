@@ -71,10 +71,12 @@ struct cuzkd_item {                  /* one queued partition */
 	struct cuzkd_item *next;
 };
 
-struct cuzkd_device {                /* a GPU, or the CPU as one pseudo-device */
-	int index;                       /* CUDA device number, -1 for the CPU */
+struct cuzkd_device {                /* a GPU, or a CPU pseudo-device */
+	int index;                       /* CUDA device number; -1 - k for CPU pseudo-device k */
 	groth16_gpu *gpu;
 	unsigned workers, idle, running;
+	unsigned wakeups;                /* idle workers claimed by a waker, not yet awake */
+	uint64_t partitions;             /* partitions this device has finished */
 	pthread_cond_t wake;
 };
 
