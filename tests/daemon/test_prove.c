@@ -205,7 +205,7 @@ int main(void)
 	REQUIRE(text);
 	CHECK(strstr(text, "queue: critical 0 high 0 normal 0 low 0") != NULL);
 	if (strcmp(td_backend(), "cpu") == 0)
-		CHECK(strstr(text, "device cpu: 2 workers") != NULL);
+		CHECK(strstr(text, "device cpu 0: 2 workers") != NULL);
 	free(text);
 	text = tc_text(&cl, 0, 1);
 	REQUIRE(text);
