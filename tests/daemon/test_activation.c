@@ -4,6 +4,7 @@
  * one in its configuration.  A stream socket is refused: cuzkd exits 1 and
  * says why. */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
@@ -31,16 +32,33 @@ static const char *activate_tool(void)
 	return NULL;
 }
 
-/* Waits (inotify, no sleeping) until dir/name exists. */
-static int wait_for_file(const char *dir, const char *name)
+/* Lines of the log that contain needle. */
+static int log_count(const struct td_env *env, const char *needle)
 {
-	char path[600];
+	char line[1024];
+	FILE *f = fopen(env->log, "r");
+	int n = 0;
+
+	while (f && fgets(line, sizeof(line), f))
+		n += strstr(line, needle) != NULL;
+	if (f)
+		fclose(f);
+	return n;
+}
+
+/* Waits (inotify on the log, no sleeping) until the activation tool has
+ * said "Listening on" for the nth time: it binds before it listens, so the
+ * socket file alone can exist while a connect would still be refused. */
+static int wait_for_listening(const struct td_env *env, int nth)
+{
+	int fd = open(env->log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
 	int in = inotify_init1(IN_CLOEXEC), r = -1;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	if (in < 0 || inotify_add_watch(in, dir, IN_CREATE | IN_MOVED_TO) < 0)
-		return -1;
-	while (access(path, F_OK) != 0) {
+	if (fd >= 0)
+		close(fd);
+	if (in < 0 || inotify_add_watch(in, env->log, IN_MODIFY) < 0)
+		goto out;
+	while (log_count(env, "Listening on") < nth) {
 		char buf[sizeof(struct inotify_event) + NAME_MAX + 1];
 		struct pollfd p = { .fd = in, .events = POLLIN };
 		if (poll(&p, 1, TD_TIMEOUT_MS) <= 0 || read(in, buf, sizeof(buf)) <= 0)
@@ -48,7 +66,8 @@ static int wait_for_file(const char *dir, const char *name)
 	}
 	r = 0;
 out:
-	close(in);
+	if (in >= 0)
+		close(in);
 	return r;
 }
 
@@ -70,7 +89,7 @@ static void seqpacket(struct td_env *env, const struct tcircuit *c, const char *
 		fclose(f);
 	}
 	td_spawn(env, argv);
-	REQUIRE(wait_for_file(env->dir, "s") == 0);
+	REQUIRE(wait_for_listening(env, 1) == 0);
 	/* The first connection starts cuzkd; the hello waits in the backlog. */
 	REQUIRE(tc_connect(&cl, env, 0) == 0);
 	CHECK(td_notify_wait(env, "READY=1", TD_TIMEOUT_MS) == 0);
@@ -93,7 +112,7 @@ static void stream(struct td_env *env, const char *tool)
 
 	td_write_conf(env, NULL);
 	td_spawn(env, argv);
-	REQUIRE(wait_for_file(env->dir, "s") == 0);
+	REQUIRE(wait_for_listening(env, 2) == 0);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	REQUIRE(fd >= 0 && strlen(env->socket) < sizeof(sa.sun_path));
 	memcpy(sa.sun_path, env->socket, strlen(env->socket) + 1);
