@@ -7,7 +7,13 @@
  * and density copies), the wait for a worker, and the client-observed time
  * minus the daemon's own (socket in + completion ring and eventfd out).
  *
- *   bench_ipc [SIZE_MIB [ROUNDS]]     (CUZKD_TEST_BACKEND=gpu for the GPU) */
+ * The first write of the buffer (its page faults) is timed too, and the
+ * pages can be chosen, to compare what huge pages save on faults and on
+ * cudaHostRegister: 4k (plain memfd), thp (madvise(MADV_HUGEPAGE) on the
+ * shmem mapping: needs shmem_enabled=advise or always) or hugetlb
+ * (MFD_HUGETLB: needs a hugetlb pool as large as the buffer).
+ *
+ *   bench_ipc [SIZE_MIB [ROUNDS [4k|thp|hugetlb]]]   (CUZKD_TEST_BACKEND=gpu for the GPU) */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,9 +31,13 @@ static double now_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-/* A sealed memfd of about mib MiB with a valid single-partition layout. */
-static int big_witness(unsigned mib, uint64_t *ret_size)
+enum pages { PAGES_4K, PAGES_THP, PAGES_HUGETLB };
+
+/* A sealed memfd of about mib MiB with a valid single-partition layout;
+ * *ret_write_ms is how long its first write took. */
+static int big_witness(unsigned mib, enum pages pages, uint64_t *ret_size, double *ret_write_ms)
 {
+	const uint64_t huge = 2u << 20;
 	uint64_t n = ((uint64_t)mib << 20) / (4 * 32);
 	struct cuzk_witness_desc d;
 	cuzk_error err;
@@ -38,25 +48,48 @@ static int big_witness(unsigned mib, uint64_t *ret_size)
 		fprintf(stderr, "layout: %s\n", err.msg);
 		exit(1);
 	}
-	fd = memfd_create("cuzk-bench-witness", MFD_CLOEXEC | MFD_ALLOW_SEALING);
-	if (fd < 0 || ftruncate(fd, (off_t)d.file_size) < 0)
+	/* A hugetlbfs file's size is whole huge pages; the layout may end before. */
+	uint64_t size = pages == PAGES_HUGETLB ? (d.file_size + huge - 1) / huge * huge : d.file_size;
+	double t0;
+	fd = memfd_create("cuzk-bench-witness",
+			  MFD_CLOEXEC | MFD_ALLOW_SEALING | (pages == PAGES_HUGETLB ? MFD_HUGETLB : 0));
+	if (fd < 0) {
+		perror("memfd_create");
 		exit(1);
-	map = mmap(NULL, d.file_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (map == MAP_FAILED)
+	}
+	if (ftruncate(fd, (off_t)size) < 0) {
+		perror("ftruncate");
 		exit(1);
+	}
+	map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (map == MAP_FAILED) {
+		perror("mmap (is the hugetlb pool large enough?)");
+		exit(1);
+	}
+	if (pages == PAGES_THP && madvise(map, size, MADV_HUGEPAGE) < 0) {
+		perror("madvise(MADV_HUGEPAGE)");
+		exit(1);
+	}
 	/* Touch every page, as a client writing its witness would. */
-	memset(map, 0, d.file_size);
+	t0 = now_ms();
+	memset(map, 0, size);
+	*ret_write_ms = now_ms() - t0;
 	cuzk_witness_write_header(map, &d);
-	munmap(map, d.file_size);
-	if (fcntl(fd, F_ADD_SEALS, TD_SEALS_OK) < 0)
+	munmap(map, size);
+	if (fcntl(fd, F_ADD_SEALS, TD_SEALS_OK) < 0) {
+		perror("F_ADD_SEALS");
 		exit(1);
-	*ret_size = d.file_size;
+	}
+	*ret_size = size;
 	return fd;
 }
 
 int main(int argc, char **argv)
 {
 	unsigned mib = argc > 1 ? (unsigned)atoi(argv[1]) : 64, rounds = argc > 2 ? (unsigned)atoi(argv[2]) : 10;
+	const char *page_arg = argc > 3 ? argv[3] : "4k";
+	enum pages pages;
+	double write_ms;
 	struct cuzk_msg_reply rep;
 	struct cuzk_ring_rec rec;
 	struct tcircuit c;
@@ -66,8 +99,16 @@ int main(int argc, char **argv)
 	char conf[256];
 	int fd;
 
+	if (!strcmp(page_arg, "4k"))
+		pages = PAGES_4K;
+	else if (!strcmp(page_arg, "thp"))
+		pages = PAGES_THP;
+	else if (!strcmp(page_arg, "hugetlb"))
+		pages = PAGES_HUGETLB;
+	else
+		mib = 0;
 	if (mib == 0 || rounds == 0) {
-		fprintf(stderr, "usage: bench_ipc [SIZE_MIB [ROUNDS]]\n");
+		fprintf(stderr, "usage: bench_ipc [SIZE_MIB [ROUNDS [4k|thp|hugetlb]]]\n");
 		return 2;
 	}
 	td_env_init(&env, "bench");
@@ -75,13 +116,15 @@ int main(int argc, char **argv)
 	snprintf(conf, sizeof(conf), "[engine]\ncpu_workers = 1\nworkers_per_device = 1\n[limits]\n"
 				     "max_witness_bytes = %uM\nmax_pinned_bytes_per_client = %uM\n", mib + 64, mib + 64);
 	td_daemon_start(&env, conf);
-	fd = big_witness(mib, &size);
+	fd = big_witness(mib, pages, &size, &write_ms);
 	if (tc_connect(&cl, &env, 0)) {
 		fprintf(stderr, "cannot connect\n");
 		return 1;
 	}
-	printf("backend %s, witness %.1f MiB, %u rounds (round 1 maps the buffer, later ones hit the cache)\n",
-	       td_backend(), (double)size / (1 << 20), rounds);
+	printf("backend %s, witness %.1f MiB, %s pages, first write %.0f ms (%.0f ms/GiB), %u rounds "
+	       "(round 1 maps the buffer, later ones hit the cache)\n",
+	       td_backend(), (double)size / (1 << 20), page_arg, write_ms, write_ms * 1024 / ((double)size / (1 << 20)),
+	       rounds);
 	printf("%5s %10s %10s %10s %12s %12s\n", "round", "accept_ms", "check_ms", "queue_ms", "register_ms",
 	       "ipc_other_ms");
 	for (unsigned r = 1; r <= rounds; r++) {
