@@ -101,7 +101,7 @@ enum cuzk_priority {
 /* Phases of one proof, indexes of cuzk_completion.phase_ns.  0 when the
  * phase did not run separately (e.g. UPLOAD on the CPU backend). */
 enum cuzk_phase {
-	CUZK_PHASE_CHECK = 0,     /* fd checks, mapping, header and density copies */
+	CUZK_PHASE_CHECK = 0,     /* fd checks, mapping, header copy; the workers' density copies */
 	CUZK_PHASE_QUEUE = 1,     /* waiting for a worker */
 	CUZK_PHASE_SRS = 2,       /* waiting for the parameters to load */
 	CUZK_PHASE_REGISTER = 3,  /* pinning the witness (0 cost on a cache hit) */

@@ -119,8 +119,34 @@ static int pin_witness(struct cuzkd_worker *w, struct cuzkd_job *job, uint64_t *
 	return 0;
 }
 
-static int prove_one(struct cuzkd_worker *w, struct cuzkd_job *job, unsigned part, const groth16_params *p,
-		     int pinned, groth16_proof *out, groth16_timings *t, cuzk_error *err)
+/* The partition's density bitmaps, which lie in the client's memfd, copied
+ * into memory of this worker's before anything reads them (the shape check,
+ * then the prover), so that a client rewriting them cannot make the prover
+ * walk past its points.  Done here rather than on the event loop, which
+ * would stall every client for the copy (3 x 16 MiB for a 2^27 partition).
+ * *ret_copy: free() it. */
+static int private_densities(groth16_witness_view *v, uint64_t **ret_copy, cuzk_error *err)
+{
+	const size_t aux_words = (v->num_aux + 63) / 64, in_words = (v->num_inputs + 63) / 64;
+	uint64_t *copy = malloc((2 * aux_words + in_words + 1) * sizeof(uint64_t));
+
+	*ret_copy = NULL;
+	if (!copy)
+		return cuzk_fail(err, CUZK_E_NOMEM, "out of memory copying the density bitmaps (%zu bytes)",
+				 (2 * aux_words + in_words) * sizeof(uint64_t));
+	memcpy(copy, v->a_aux_density, aux_words * sizeof(uint64_t));
+	memcpy(copy + aux_words, v->b_aux_density, aux_words * sizeof(uint64_t));
+	memcpy(copy + 2 * aux_words, v->b_input_density, in_words * sizeof(uint64_t));
+	v->a_aux_density = copy;
+	v->b_aux_density = copy + aux_words;
+	v->b_input_density = copy + 2 * aux_words;
+	v->density_shared = 0;
+	*ret_copy = copy;
+	return 0;
+}
+
+static int prove_one(struct cuzkd_worker *w, struct cuzkd_job *job, const groth16_witness_view *view, unsigned part,
+		     const groth16_params *p, int pinned, groth16_proof *out, groth16_timings *t, cuzk_error *err)
 {
 	fr_t r, s;
 	int ret;
@@ -133,9 +159,9 @@ static int prove_one(struct cuzkd_worker *w, struct cuzkd_job *job, unsigned par
 			return ret;
 	}
 	if (w->dev->gpu)
-		ret = groth16_gpu_prove(w->dev->gpu, p, &job->view[part], pinned, &r, &s, out, t, err);
+		ret = groth16_gpu_prove(w->dev->gpu, p, view, pinned, &r, &s, out, t, err);
 	else
-		ret = groth16_prove_cpu(p, &job->view[part], &r, &s, out, t, err);
+		ret = groth16_prove_cpu(p, view, &r, &s, out, t, err);
 	/* r and s are secrets: do not leave them on the stack. */
 	explicit_bzero(&r, sizeof(r));
 	explicit_bzero(&s, sizeof(s));
@@ -148,12 +174,14 @@ static void run_item(struct cuzkd_worker *w, struct cuzkd_item *item)
 	struct cuzkd_job *job = item->job;
 	unsigned part = item->part;
 	uint64_t ph[CUZKD_PHASES] = { 0 };
-	uint64_t t0 = cuzkd_now_ns(), t1;
+	uint64_t t0 = cuzkd_now_ns(), t1, t_copy;
 	struct cuzkd_log_fields f = CUZKD_LOG_NO_FIELDS;
 	groth16_timings t = { 0 };
 	groth16_proof proof;
 	struct cuzkd_srs *srs;
 	cuzk_error err = { 0 };
+	groth16_witness_view view = job->view[part];
+	uint64_t *density_copy = NULL;
 	int r, pinned;
 
 	ph[CUZKD_PH_QUEUE] = t0 - item->t_queued_ns;
@@ -175,13 +203,19 @@ static void run_item(struct cuzkd_worker *w, struct cuzkd_item *item)
 		return;
 	}
 	pinned = pin_witness(w, job, &ph[CUZKD_PH_REGISTER]);
-	/* The shape comes from the daemon's own copies of the header and
-	 * densities, so a client that rewrites its buffer cannot change it now. */
-	r = groth16_check_shape(&srs->params, &job->view[part], &err);
+	/* The shape comes from the daemon's copy of the header and this
+	 * worker's copies of the densities, so a client that rewrites its
+	 * buffer cannot change it now. */
+	t_copy = cuzkd_now_ns();
+	r = view.density_shared ? private_densities(&view, &density_copy, &err) : 0;
+	ph[CUZKD_PH_CHECK] = cuzkd_now_ns() - t_copy;
+	if (r == 0)
+		r = groth16_check_shape(&srs->params, &view, &err);
 	if (r == 0 && !atomic_load(&job->cancelled))
-		r = prove_one(w, job, part, &srs->params, pinned, &proof, &t, &err);
+		r = prove_one(w, job, &view, part, &srs->params, pinned, &proof, &t, &err);
 	else if (r == 0)
 		r = cuzk_fail(&err, CUZK_E_CANCELLED, "cancelled");
+	free(density_copy);
 	cuzkd_srs_release(e->srs, srs);
 
 	ph[CUZKD_PH_UPLOAD] = ms_to_ns(t.upload_ms);
@@ -377,6 +411,15 @@ void cuzkd_engine_stats(struct cuzkd_engine *e, struct cuzkd_engine_stats *ret)
 	pthread_mutex_unlock(&e->lock);
 }
 
+void cuzkd_engine_device_stats(struct cuzkd_engine *e, unsigned i, struct cuzkd_device_stats *ret)
+{
+	pthread_mutex_lock(&e->lock);
+	ret->workers = e->devices[i].workers;
+	ret->running = e->devices[i].running;
+	ret->partitions = e->devices[i].partitions;
+	pthread_mutex_unlock(&e->lock);
+}
+
 void cuzkd_engine_count(struct cuzkd_engine *e, const struct cuzkd_job *job)
 {
 	struct cuzkd_counters *c = &e->counters;
@@ -511,6 +554,13 @@ void cuzkd_engine_stop(struct cuzkd_engine *e, int abandon)
 
 void cuzkd_engine_destroy(struct cuzkd_engine *e)
 {
+	/* The SRS cache outlives the engine (the daemon frees it last): it must
+	 * not call back into devices freed here.  Closing a GPU frees the
+	 * parameters it holds anyway. */
+	if (e->srs && e->srs->on_evict == unload_from_gpus) {
+		e->srs->on_evict = NULL;
+		e->srs->evict_ctx = NULL;
+	}
 	for (unsigned i = 0; i < e->n_devices; i++) {
 		if (e->devices[i].gpu)
 			groth16_gpu_close(e->devices[i].gpu);
@@ -518,6 +568,9 @@ void cuzkd_engine_destroy(struct cuzkd_engine *e)
 	}
 	free(e->workers);
 	free(e->devices);
+	e->workers = NULL;
+	e->devices = NULL;
+	e->n_devices = e->n_workers = 0;
 	if (e->done_efd >= 0)
 		close(e->done_efd);
 	pthread_mutex_destroy(&e->lock);

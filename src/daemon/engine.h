@@ -147,6 +147,12 @@ struct cuzkd_engine_stats {
 	unsigned running, workers, idle;
 };
 void cuzkd_engine_stats(struct cuzkd_engine *e, struct cuzkd_engine_stats *ret);
+/* One device's counters, read under the engine's lock (workers change them). */
+struct cuzkd_device_stats {
+	unsigned workers, running;
+	uint64_t partitions;
+};
+void cuzkd_engine_device_stats(struct cuzkd_engine *e, unsigned i, struct cuzkd_device_stats *ret);
 /* Records a completion in the counters (the loop calls it for every job,
  * including ones rejected before the engine saw them). */
 void cuzkd_engine_count(struct cuzkd_engine *e, const struct cuzkd_job *job);

@@ -76,13 +76,15 @@ static void status_text(struct cuzkd *d, const struct snapshot *s, FILE *f)
 	for (unsigned i = 0; i < d->engine.n_devices; i++) {
 		const struct cuzkd_device *dev = &d->engine.devices[i];
 		struct vram v = device_vram(dev);
+		struct cuzkd_device_stats ds;
+		cuzkd_engine_device_stats(&d->engine, i, &ds);
 		if (dev->index < 0) {
 			fprintf(f, "device cpu %d: %u workers, %u running, %" PRIu64 " partitions done\n",
-				-1 - dev->index, dev->workers, dev->running, dev->partitions);
+				-1 - dev->index, ds.workers, ds.running, ds.partitions);
 			continue;
 		}
 		fprintf(f, "device gpu %d: %u workers, %u running, %" PRIu64 " partitions done", dev->index,
-			dev->workers, dev->running, dev->partitions);
+			ds.workers, ds.running, ds.partitions);
 		if (v.ok)
 			fprintf(f, ", VRAM reserved %zu MiB, free %zu MiB, budget %zu MiB", v.reserved >> 20,
 				v.free_b >> 20, v.budget >> 20);
@@ -113,9 +115,11 @@ static void status_json(struct cuzkd *d, const struct snapshot *s, FILE *f)
 	for (unsigned i = 0; i < d->engine.n_devices; i++) {
 		const struct cuzkd_device *dev = &d->engine.devices[i];
 		struct vram v = device_vram(dev);
+		struct cuzkd_device_stats ds;
+		cuzkd_engine_device_stats(&d->engine, i, &ds);
 		fprintf(f, "%s{\"kind\":\"%s\",\"index\":%d,\"workers\":%u,\"running\":%u,\"partitions\":%" PRIu64,
 			i ? "," : "", dev->index < 0 ? "cpu" : "gpu", dev->index < 0 ? -1 - dev->index : dev->index,
-			dev->workers, dev->running, dev->partitions);
+			ds.workers, ds.running, ds.partitions);
 		if (v.ok)
 			fprintf(f, ",\"vram_reserved\":%zu,\"vram_free\":%zu,\"vram_budget\":%zu", v.reserved,
 				v.free_b, v.budget);

@@ -42,46 +42,6 @@ static int check_fd(int fd, uint64_t max_bytes, struct stat *st, const char *who
 	return 0;
 }
 
-/* Copies each distinct density section once (partitions may share one). */
-static int copy_densities(struct cuzkd_witness *w, const uint8_t *map, groth16_witness_view *views,
-			  const char *who, cuzk_error *err)
-{
-	static const enum cuzk_witness_section secs[3] = {
-		CUZK_SEC_A_AUX_DENSITY, CUZK_SEC_B_INPUT_DENSITY, CUZK_SEC_B_AUX_DENSITY
-	};
-	const struct cuzk_witness_desc *d = &w->desc;
-	unsigned np = d->hdr.num_partitions;
-	uint64_t words = 0, at = 0;
-	uint64_t *copy_of[CUZK_WITNESS_MAX_PARTITIONS][3];
-
-	/* Each section length is at most the file size (checked by the parse),
-	 * so this sum of at most 3 * 64 of them cannot overflow. */
-	for (int s = 0; s < 3; s++)
-		words += np * (d->len[secs[s]] / 8);
-	w->density = malloc(words ? words * 8 : 8);
-	if (!w->density)
-		return cuzk_fail(err, CUZK_E_NOMEM, "%s: out of memory copying %llu density bytes", who,
-				 (unsigned long long)words * 8);
-	for (unsigned p = 0; p < np; p++) {
-		for (int s = 0; s < 3; s++) {
-			uint64_t off = d->part[p].offset[secs[s]], len = d->len[secs[s]];
-			copy_of[p][s] = NULL;
-			for (unsigned q = 0; q < p && !copy_of[p][s]; q++)
-				if (d->part[q].offset[secs[s]] == off)
-					copy_of[p][s] = copy_of[q][s];
-			if (copy_of[p][s])
-				continue;
-			copy_of[p][s] = w->density + at;
-			memcpy(copy_of[p][s], map + off, len);
-			at += len / 8;
-		}
-		views[p].a_aux_density = copy_of[p][0];
-		views[p].b_input_density = copy_of[p][1];
-		views[p].b_aux_density = copy_of[p][2];
-	}
-	return 0;
-}
-
 int cuzkd_witness_open(struct cuzkd_witness *ret, struct cuzkd_regcache *rc, int fd,
 		       const struct cuzk_msg_prove *req, uint64_t max_bytes, uint64_t owner,
 		       const char *who, groth16_witness_view *views, cuzk_error *err)
@@ -119,22 +79,22 @@ int cuzkd_witness_open(struct cuzkd_witness *ret, struct cuzkd_regcache *rc, int
 		v->c = (const fr_t *)(map + off[CUZK_SEC_C]);
 		v->input = (const fr_t *)(map + off[CUZK_SEC_INPUT]);
 		v->aux = (const fr_t *)(map + off[CUZK_SEC_AUX]);
+		/* Not copied here, on the event loop: the worker copies them
+		 * before anything reads them (engine.c). */
+		v->a_aux_density = (const uint64_t *)(map + off[CUZK_SEC_A_AUX_DENSITY]);
+		v->b_input_density = (const uint64_t *)(map + off[CUZK_SEC_B_INPUT_DENSITY]);
+		v->b_aux_density = (const uint64_t *)(map + off[CUZK_SEC_B_AUX_DENSITY]);
+		v->density_shared = 1;
 	}
-	r = copy_densities(&w, map, views, who, err);
-	if (r)
-		goto fail;
 	*ret = w;
 	return 0;
 fail:
-	free(w.density);
 	cuzkd_regcache_put(rc, w.buf);
 	return r;
 }
 
 void cuzkd_witness_close(struct cuzkd_witness *w, struct cuzkd_regcache *rc)
 {
-	free(w->density);
-	w->density = NULL;
 	if (w->buf)
 		cuzkd_regcache_put(rc, w->buf);
 	w->buf = NULL;

@@ -7,11 +7,12 @@
  *   mmap PROT_READ MAP_SHARED (registration cache)        CUZK_E_IO / CUZK_E_BUSY
  *   header and partition table copied, then validated     CUZK_E_FORMAT / CUZK_E_VERSION
  *   scalar form agrees with the request                   CUZK_E_MISMATCH
- *   density bitmaps copied into daemon memory
- * The prover gets views whose counts and densities point at the daemon's
- * copies and whose scalar pointers point into the client's mapping: only
- * scalars are read in place, so a client that writes during its proof gets
- * a wrong proof and nothing else. */
+ * The prover gets views whose counts come from the daemon's copy of the
+ * header and whose scalar and density pointers point into the client's
+ * mapping (density_shared set).  The worker copies the densities into its
+ * own memory before anything reads them, off the event loop; the scalars
+ * are read in place.  So a client that writes during its proof gets a wrong
+ * proof or a mismatch error, nothing else. */
 #ifndef CUZK_DAEMON_WITNESS_H
 #define CUZK_DAEMON_WITNESS_H
 
@@ -26,7 +27,6 @@
 struct cuzkd_witness {
 	struct cuzkd_buf *buf;           /* referenced */
 	struct cuzk_witness_desc desc;   /* validated copy */
-	uint64_t *density;               /* copies of every density section */
 };
 
 /* Runs the checks on fd (which the caller still owns and closes) and fills

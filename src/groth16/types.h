@@ -54,6 +54,11 @@ typedef struct groth16_witness_view {
 	const uint64_t *a_aux_density;     /* ceil(num_aux/64) words */
 	const uint64_t *b_input_density;   /* ceil(num_inputs/64) words */
 	const uint64_t *b_aux_density;     /* ceil(num_aux/64) words */
+	/* The bitmaps lie in memory that another process may still write (the
+	 * daemon's view of a client's memfd).  The provers read them more than
+	 * once (counts, then the walk over the points), so such a view must be
+	 * given private copies first: the daemon's worker does that. */
+	int density_shared;
 } groth16_witness_view;
 
 /* Wall-clock milliseconds per phase of one proof (0 when a phase did not run
