@@ -11,8 +11,9 @@
 
 #include "daemon/log.h"
 
-/* Client-triggered records: at most this many per window. */
-enum { RATE_BURST = 50, RATE_WINDOW_S = 10 };
+/* Client-triggered records per window: at most CLIENT_BURST from one client,
+ * TOTAL_BURST from all. */
+enum { CLIENT_BURST = 20, TOTAL_BURST = 100, RATE_WINDOW_S = 10 };
 
 static int stderr_is_journal(void)
 {
@@ -34,6 +35,27 @@ void cuzkd_log_init(struct cuzkd_log *log, enum cuzkd_log_level level)
 	log->level = level;
 	pthread_mutex_init(&log->lock, NULL);
 	clock_gettime(CLOCK_MONOTONIC, &log->window_start);
+	for (int i = 0; i < CUZKD_LOG_CLIENT_SLOTS; i++)
+		log->slot[i].pid = -1;
+}
+
+/* The window's count of this client's records, under the lock; NULL when
+ * every slot is taken by other clients this window. */
+static unsigned *client_count(struct cuzkd_log *log, int64_t pid)
+{
+	struct cuzkd_log_slot *free_slot = NULL;
+
+	for (int i = 0; i < CUZKD_LOG_CLIENT_SLOTS; i++) {
+		if (log->slot[i].pid == pid)
+			return &log->slot[i].in_window;
+		if (log->slot[i].pid == -1 && !free_slot)
+			free_slot = &log->slot[i];
+	}
+	if (!free_slot)
+		return NULL;
+	free_slot->pid = pid;
+	free_slot->in_window = 0;
+	return &free_slot->in_window;
 }
 
 void cuzkd_log_destroy(struct cuzkd_log *log)
@@ -131,12 +153,21 @@ void cuzkd_log_client(struct cuzkd_log *log, int prio, const struct cuzkd_log_fi
 		log->window_start = now;
 		log->in_window = 0;
 		log->suppressed = 0;
+		for (int i = 0; i < CUZKD_LOG_CLIENT_SLOTS; i++)
+			log->slot[i].pid = -1;
 	}
-	pass = log->in_window < RATE_BURST;
-	if (pass)
-		log->in_window++;
-	else
-		log->suppressed++;
+	{
+		/* Records that name no client (accept errors) share one key. */
+		unsigned *mine = client_count(log, f && f->client_pid >= 0 ? f->client_pid : -2);
+		pass = log->in_window < TOTAL_BURST && (!mine || *mine < CLIENT_BURST);
+		if (pass) {
+			log->in_window++;
+			if (mine)
+				(*mine)++;
+		} else {
+			log->suppressed++;
+		}
+	}
 	pthread_mutex_unlock(&log->lock);
 	if (dropped)
 		cuzkd_log(log, CUZKD_LOG_WARNING, NULL,

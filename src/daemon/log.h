@@ -23,13 +23,23 @@ struct cuzkd_log_fields {
 #define CUZKD_LOG_NO_FIELDS { .job = -1, .client_pid = -1, .client_uid = -1, .worker = -1, \
 			      .gpu = -1, .ms = -1, .vram_reserved_mb = -1, .vram_free_mb = -1 }
 
+/* Clients tracked apart per rate-limit window; more in one window share the
+ * overall budget only. */
+#define CUZKD_LOG_CLIENT_SLOTS 64
+
 struct cuzkd_log {
 	int journal;               /* 1: sd_journal_send, 0: stderr lines */
 	enum cuzkd_log_level level;
-	/* Rate limit for what clients can trigger: a token bucket. */
+	/* Rate limit for what clients can trigger: per window, a budget per
+	 * client (keyed by pid; records without one share a key) and one for
+	 * all, so that a flooding client silences only itself. */
 	pthread_mutex_t lock;
 	struct timespec window_start;
 	unsigned in_window, suppressed;
+	struct cuzkd_log_slot {
+		int64_t pid;             /* -1: free */
+		unsigned in_window;
+	} slot[CUZKD_LOG_CLIENT_SLOTS];
 };
 
 void cuzkd_log_init(struct cuzkd_log *log, enum cuzkd_log_level level);
