@@ -82,6 +82,15 @@ struct cuzkd {
 	int engine_started, use_gpu;
 	struct io_uring ring;
 	int ring_ok;
+	/* Completions taken out of the ring, in order, not handled yet: taking
+	 * them frees the completion queue, which a submission may need (see
+	 * cuzkd_sqe). */
+	struct cuzkd_cqe {
+		void *op;
+		int res;
+		unsigned flags;
+	} *backlog;
+	size_t backlog_n, backlog_cap;
 	int listen_fd, sig_fd;
 	int activated;                   /* the socket came from systemd */
 	int multishot_accept, accept_armed;

@@ -16,13 +16,59 @@
 
 enum { RING_ENTRIES = 256, STATUS_PERIOD_MS = 5000, ACCEPT_RETRY_MS = 100 };
 
+/* Moves every completion in the ring to the backlog.  Returns how many, or
+ * -1 when the backlog cannot grow (they then stay in the ring). */
+static int reap(struct cuzkd *d)
+{
+	struct io_uring_cqe *cqe;
+	unsigned head, n = 0, ready = io_uring_cq_ready(&d->ring);
+
+	if (!ready)
+		return 0;
+	if (d->backlog_n + ready > d->backlog_cap) {
+		size_t cap = d->backlog_cap ? d->backlog_cap : 64;
+		struct cuzkd_cqe *b;
+		while (cap < d->backlog_n + ready)
+			cap *= 2;
+		b = realloc(d->backlog, cap * sizeof(*b));
+		if (!b)
+			return -1;
+		d->backlog = b;
+		d->backlog_cap = cap;
+	}
+	io_uring_for_each_cqe(&d->ring, head, cqe) {
+		d->backlog[d->backlog_n + n] =
+			(struct cuzkd_cqe){ io_uring_cqe_get_data(cqe), cqe->res, cqe->flags };
+		n++;
+	}
+	io_uring_cq_advance(&d->ring, n);
+	d->backlog_n += n;
+	return (int)n;
+}
+
 struct io_uring_sqe *cuzkd_sqe(struct cuzkd *d)
 {
 	struct io_uring_sqe *sqe = io_uring_get_sqe(&d->ring);
 
 	while (!sqe) {
-		/* The SQ is full: hand what is queued to the kernel first. */
-		io_uring_submit(&d->ring);
+		/* The SQ is full: hand what is queued to the kernel first.  It
+		 * refuses (EBUSY) while completions it could not post wait for
+		 * room in the completion queue: make room by taking those in
+		 * the ring into the backlog, and when there are none, sleep
+		 * until one comes rather than spin. */
+		int r = io_uring_submit(&d->ring), n;
+		if (r < 0 && r != -EINTR && (n = reap(d)) <= 0) {
+			struct io_uring_cqe *cqe;
+			if (n == 0 && io_uring_wait_cqe(&d->ring, &cqe) == 0)
+				n = reap(d);
+			if (n < 0) {
+				/* No memory for a few more completions: nothing can
+				 * go on, and spinning would hide it; systemd restarts
+				 * the service. */
+				cuzkd_log(&d->log, CUZKD_LOG_ERR, NULL, "out of memory for the event loop's completions");
+				abort();
+			}
+		}
 		sqe = io_uring_get_sqe(&d->ring);
 	}
 	return sqe;
@@ -197,9 +243,9 @@ static void on_drain_timeout(struct cuzkd *d)
 	d->quit = 1;
 }
 
-static void handle(struct cuzkd *d, struct io_uring_cqe *cqe)
+static void handle(struct cuzkd *d, const struct cuzkd_cqe *cqe)
 {
-	struct cuzkd_op *op = io_uring_cqe_get_data(cqe);
+	struct cuzkd_op *op = cqe->op;
 
 	switch (op->kind) {
 	case CUZKD_OP_ACCEPT:
@@ -229,6 +275,16 @@ static void handle(struct cuzkd *d, struct io_uring_cqe *cqe)
 	}
 }
 
+/* CUZKD_TEST_RING_ENTRIES (tests only) shrinks the ring so that full
+ * submission and completion queues happen with a handful of clients. */
+static unsigned ring_entries(void)
+{
+	const char *e = getenv("CUZKD_TEST_RING_ENTRIES");
+	unsigned long n = e ? strtoul(e, NULL, 10) : 0;
+
+	return n >= 1 && n <= RING_ENTRIES ? (unsigned)n : RING_ENTRIES;
+}
+
 int cuzkd_loop_init(struct cuzkd *d, cuzk_error *err)
 {
 	sigset_t mask;
@@ -256,7 +312,7 @@ int cuzkd_loop_init(struct cuzkd *d, cuzk_error *err)
 	d->sig_fd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (d->sig_fd < 0)
 		return cuzk_fail_errno(err, errno, "signalfd");
-	r = io_uring_queue_init(RING_ENTRIES, &d->ring, 0);
+	r = io_uring_queue_init(ring_entries(), &d->ring, 0);
 	if (r < 0)
 		return cuzk_fail_errno(err, -r, "io_uring_queue_init");
 	d->ring_ok = 1;
@@ -278,8 +334,6 @@ int cuzkd_loop_run(struct cuzkd *d, cuzk_error *err)
 	cuzkd_log(&d->log, CUZKD_LOG_INFO, NULL, "ready: %u workers on %s", d->engine.n_workers,
 		  d->use_gpu ? "the GPUs" : "the CPU");
 	while (!d->quit) {
-		struct io_uring_cqe *cqe;
-		unsigned head, seen = 0;
 		int r;
 
 		if (d->draining && d->inflight_total == 0)
@@ -288,11 +342,15 @@ int cuzkd_loop_run(struct cuzkd *d, cuzk_error *err)
 		r = io_uring_submit_and_wait(&d->ring, 1);
 		if (r < 0 && r != -EINTR && r != -EAGAIN && r != -EBUSY)
 			return cuzk_fail_errno(err, -r, "io_uring_submit_and_wait");
-		io_uring_for_each_cqe(&d->ring, head, cqe) {
-			handle(d, cqe);
-			seen++;
+		if (reap(d) < 0)
+			return cuzk_fail(err, CUZK_E_NOMEM, "out of memory for %u completions of the event loop",
+					 io_uring_cq_ready(&d->ring));
+		/* Handlers may reap more (cuzkd_sqe): they join the backlog's end. */
+		for (size_t i = 0; i < d->backlog_n; i++) {
+			struct cuzkd_cqe cqe = d->backlog[i];
+			handle(d, &cqe);
 		}
-		io_uring_cq_advance(&d->ring, seen);
+		d->backlog_n = 0;
 	}
 	cuzkd_log(&d->log, CUZKD_LOG_NOTICE, NULL, "stopped%s", d->abandon ? " (requests abandoned)" : "");
 	return 0;
@@ -303,6 +361,9 @@ void cuzkd_loop_destroy(struct cuzkd *d)
 	if (d->ring_ok)
 		io_uring_queue_exit(&d->ring);
 	d->ring_ok = 0;
+	free(d->backlog);
+	d->backlog = NULL;
+	d->backlog_n = d->backlog_cap = 0;
 	if (d->sig_fd >= 0)
 		close(d->sig_fd);
 	if (d->listen_fd >= 0)

@@ -1,6 +1,9 @@
 /* Many clients at once: 16 connections submit together with mixed
  * priorities and every proof verifies; with one worker, critical work
- * queued after low work completes before it. */
+ * queued after low work completes before it.  Then the 16 clients again
+ * against a daemon whose io_uring has 2 entries, so that its submission
+ * and completion queues are full again and again: nothing may be lost and
+ * the loop must not stall. */
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -117,6 +120,12 @@ int main(void)
 	td_daemon_start(&env, "[engine]\ncpu_workers = 1\n[limits]\nmax_clients = 20\n");
 	many_clients(&env, &small);
 	critical_overtakes(&env, &slow);
+	CHECK(td_daemon_stop(&env, SIGTERM) == 0);
+	REQUIRE(setenv("CUZKD_TEST_RING_ENTRIES", "2", 1) == 0);
+	td_daemon_start(&env, "[engine]\ncpu_workers = 2\n[limits]\nmax_clients = 20\n");
+	unsetenv("CUZKD_TEST_RING_ENTRIES");
+	many_clients(&env, &small);
+	many_clients(&env, &small);
 	CHECK(td_daemon_stop(&env, SIGTERM) == 0);
 	tcircuit_free(&small);
 	tcircuit_free(&slow);
