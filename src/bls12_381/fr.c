@@ -2,6 +2,8 @@
  * unity and the conversions the file formats need (bytes, decimal strings). */
 #include "bls12_381/fr.h"
 
+#include <string.h>
+
 #include "bls12_381/limbs.h"
 #include "common/error.h"
 

@@ -2,9 +2,11 @@
 #include "bls12_381/g1.h"
 
 #include "bls12_381/curve_param.h"
+#include "bls12_381/field_inline.h"
 
 #define EC(name) g1_##name
-#define FE(name) fp_##name
+/* inline field operations: the point formulas are all field arithmetic */
+#define FE(name) fpi_##name
 #define FE_T fp_t
 #define EC_AFF_T g1_aff_t
 #define EC_JAC_T g1_jac_t

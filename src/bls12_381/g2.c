@@ -2,9 +2,11 @@
 #include "bls12_381/g2.h"
 
 #include "bls12_381/curve_param.h"
+#include "bls12_381/field_inline.h"
 
 #define EC(name) g2_##name
-#define FE(name) fp2_##name
+/* inline field additions (the products stay calls: field_inline.h) */
+#define FE(name) fp2i_##name
 #define FE_T fp2_t
 #define EC_AFF_T g2_aff_t
 #define EC_JAC_T g2_jac_t

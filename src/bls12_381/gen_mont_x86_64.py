@@ -86,7 +86,11 @@ def gen(name, n, mod, inv):
         out.append("\t" + " ".join(f"0x{l:016x}ULL," for l in limbs[j:j + 3]))
     out.append("};")
     out.append("")
-    out.append(f"static inline void {name}_mont_mul_adx(uint64_t r[{n}], const uint64_t a[{n}], const uint64_t b[{n}])")
+    # Fp: always inlined into its callers (field_inline.h's fpi_mul: the G1
+    # hot loops gain ~2%); Fr: left to the compiler (inlined into the NTT's
+    # butterflies it made no measurable difference).
+    attr = "static inline __attribute__((always_inline))" if name == "fp" else "static inline"
+    out.append(f"{attr} void {name}_mont_mul_adx(uint64_t r[{n}], const uint64_t a[{n}], const uint64_t b[{n}])")
     out.append("{")
     out.append(f"\tuint64_t {', '.join(f't{j}' for j in range(n))}, hi, top;")
     out.append("\tconst uint64_t *ap = a, *bp = b;")

@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 /* CUZK_BLS_PORTABLE builds the plain C paths only (to test them on x86-64). */
 #if defined(__x86_64__) && !defined(CUZK_BLS_PORTABLE)
 #define LIMBS_X86_64 1
@@ -206,14 +207,22 @@ LIMBS_INLINE void limbs_mont_mul_ref(uint64_t *r, const uint64_t *a, const uint6
 	limbs_mont_reduce(r, t, m, minv, n);
 }
 
-/* Big-endian bytes to little-endian limbs and back (len = 8n). */
+/* Big-endian bytes to little-endian limbs and back (len = 8n).  Reading
+ * the params decodes two of these per point: on little-endian hosts one
+ * byte swap per limb instead of eight shifts. */
 LIMBS_INLINE void limbs_from_be(uint64_t *r, const uint8_t *in, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		uint64_t v;
+		memcpy(&v, in + 8 * (n - 1 - i), sizeof(v));
+		r[i] = __builtin_bswap64(v);
+#else
 		uint64_t v = 0;
 		for (size_t k = 0; k < 8; k++)
 			v = (v << 8) | in[8 * (n - 1 - i) + k];
 		r[i] = v;
+#endif
 	}
 }
 

@@ -11,7 +11,7 @@ static const uint64_t FP_MOD_ADX[6] = {
 	0x64774b84f38512bfULL, 0x4b1ba7b6434bacd7ULL, 0x1a0111ea397fe69aULL,
 };
 
-static inline void fp_mont_mul_adx(uint64_t r[6], const uint64_t a[6], const uint64_t b[6])
+static inline __attribute__((always_inline)) void fp_mont_mul_adx(uint64_t r[6], const uint64_t a[6], const uint64_t b[6])
 {
 	uint64_t t0, t1, t2, t3, t4, t5, hi, top;
 	const uint64_t *ap = a, *bp = b;
