@@ -141,11 +141,14 @@ static int sort_scalars(struct sorted_scalars *s, const fr_t *scalars, size_t n,
 }
 
 /* Window width and point chunks: a task is one window over one chunk of the
- * points (n/chunks bucket additions, then a mixed and a full addition per
- * bucket, ~2.5 mixed additions' worth, to sum the buckets); tasks are spread
- * evenly over the threads.  Minimises the time of the busiest thread, in
- * units of a Jacobian mixed addition; with affine buckets (msm_affine.h) a
- * bucket addition costs about 0.6 of one. */
+ * points (n/chunks bucket additions, then the sum of its 2^(c-1) buckets);
+ * tasks are spread evenly over the threads.  Minimises the time of the
+ * busiest thread, in units of a Jacobian mixed addition.  Jacobian buckets
+ * cost one per point and ~2.5 per bucket to sum (a mixed and a full
+ * addition); affine buckets (msm_affine.h) ~0.6 per point and ~0.6 per
+ * bucket, their sum being batched affine additions too (fitted to x5 at
+ * 2^14: 16k-64k points of 128 bits, where c = 12-13 ran 6-8% faster than
+ * the c = 11 that the Jacobian sum's cost picked). */
 static void choose_window(size_t n, unsigned bits, unsigned nthreads, unsigned *ret_c,
 			  unsigned *ret_chunks)
 {
@@ -154,11 +157,13 @@ static void choose_window(size_t n, unsigned bits, unsigned nthreads, unsigned *
 	*ret_chunks = 1;
 	for (unsigned c = 1; c <= MSM_MAX_WINDOW; c++) {
 		unsigned nwin = sd_num_windows_bits(c, bits);
-		double per_point = c >= MSM_AFFINE_MIN_WINDOW ? 0.6 : 1.0;
+		int affine = c >= MSM_AFFINE_MIN_WINDOW;
+		double per_point = affine ? 0.6 : 1.0, per_bucket = affine ? 0.6 : 2.5;
 		for (unsigned chunks = 1; chunks <= nthreads; chunks *= 2) {
 			size_t tasks = (size_t)nwin * chunks;
 			size_t rounds = (tasks + nthreads - 1) / nthreads;
-			double per_task = per_point * (double)n / chunks + 1.25 * (double)((size_t)1 << c);
+			double per_task = per_point * (double)n / chunks +
+					  per_bucket * (double)((size_t)1 << (c - 1));
 			double cost = (double)rounds * per_task;
 			if (best < 0 || cost < best) {
 				best = cost;
@@ -167,11 +172,6 @@ static void choose_window(size_t n, unsigned bits, unsigned nthreads, unsigned *
 			}
 		}
 	}
-	/* Measured on one thread (x5 at 2^14: 16k-64k points of 128 bits), affine
-	 * buckets ran 2-4% faster one bit wider than the model picks; not
-	 * measured with the points split over threads, so only there. */
-	if (nthreads == 1 && *ret_c >= MSM_AFFINE_MIN_WINDOW && *ret_c < MSM_MAX_WINDOW)
-		(*ret_c)++;
 }
 
 /* Endomorphisms that act as multiplication by x^2 (x the curve parameter),

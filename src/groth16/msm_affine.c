@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bls12_381/field_inline.h"
 #include "groth16/scalar_digits.h"
 
 struct msm_affine_scratch {
@@ -20,12 +21,59 @@ struct msm_affine_scratch {
 	uint32_t *defer_bucket;       /* points waiting for the next batch (their bucket was in this one) */
 	void *defer_pt;
 	size_t ndefer;
-	void *prefix;                 /* cap field elements: running products */
+	void *slots;                  /* cap struct inv_slot: Montgomery's trick */
 	size_t nbatch;
+	/* the bucket sum (msm_affine_impl.h, reduce) */
+	size_t nseg;                  /* segments, each summed by its own chain */
+	void *chain;                  /* 2·nseg affine points: running sums, sums */
+	void *chain_acc, *chain_q;    /* cap pointers each: the pairs of one batch */
+	unsigned char *kind;          /* cap: how each pair adds */
+	void *side_jac, *side_aff;    /* cap Jacobian and affine: side buckets converted */
 };
 
+/* One entry of Montgomery's trick (msm_affine_impl.h, BA(push)): the
+ * product of the keys before it, and its own key.  The size of an fp2_t,
+ * what msm_affine_add_batch asks of its callers per entry. */
+struct inv_slot {
+	fp_t before, key;
+};
+
+/* G1 inverts the slopes' denominators themselves. */
+static inline void key_g1(fp_t *k, const fp_t *d)
+{
+	*k = *d;
+}
+
+static inline void unkey_g1(fp_t *inv, const fp_t *d, const fp_t *inv_key)
+{
+	(void)d;
+	*inv = *inv_key;
+}
+
+/* G2 inverts their norms: 1/d = conj(d)/(d0² + d1²).  Out-of-line
+ * products on the G2 side (field_inline.h says why). */
+static inline void key_g2(fp_t *k, const fp2_t *d)
+{
+	fp_t t;
+	fp_sqr(k, &d->c0);
+	fp_sqr(&t, &d->c1);
+	fpi_add(k, k, &t);
+}
+
+static inline void unkey_g2(fp2_t *inv, const fp2_t *d, const fp_t *inv_key)
+{
+	fp_mul(&inv->c0, &d->c0, inv_key);
+	fp_mul(&inv->c1, &d->c1, inv_key);
+	fpi_neg(&inv->c1, &inv->c1);
+}
+
+/* A batch of this many additions pays for its inversion (~170 products in
+ * G1) at under 3 products each. */
+#define MSM_AFFINE_MIN_EARLY_BATCH 64
+
 #define BA(name) name##_g1
-#define FE(op) fp_##op
+#define BA_KEEP_KEYS 0
+#define FE(op) fpi_##op
 #define FE_T fp_t
 #define EC(op) g1_##op
 #define AFF_T g1_aff_t
@@ -33,7 +81,8 @@ struct msm_affine_scratch {
 #include "groth16/msm_affine_impl.h"
 
 #define BA(name) name##_g2
-#define FE(op) fp2_##op
+#define BA_KEEP_KEYS 1
+#define FE(op) fp2i_##op
 #define FE_T fp2_t
 #define EC(op) g2_##op
 #define AFF_T g2_aff_t
@@ -52,7 +101,6 @@ msm_affine_scratch *msm_affine_scratch_new(const curve_ops *ops, unsigned c)
 	s->cap = s->nb / 2 < 2048 ? s->nb / 2 : 2048;
 	if (s->cap == 0)
 		s->cap = 1;
-	size_t fe = ops == &CURVE_G1 ? sizeof(fp_t) : sizeof(fp2_t);
 	s->bucket = malloc(s->nb * ops->aff_size);
 	s->filled = malloc(s->nb);
 	s->jac = malloc(s->nb * ops->jac_size);
@@ -62,10 +110,23 @@ msm_affine_scratch *msm_affine_scratch_new(const curve_ops *ops, unsigned c)
 	s->batch_pt = malloc(s->cap * ops->aff_size);
 	s->defer_bucket = malloc(s->cap * sizeof(uint32_t));
 	s->defer_pt = malloc(s->cap * ops->aff_size);
-	s->prefix = malloc(s->cap * fe);
+	s->slots = malloc(s->cap * sizeof(struct inv_slot));
 	s->epoch = 1;
+	/* Enough segments that their shared inversion costs little per
+	 * addition, few enough that summing the segments stays small; a batch
+	 * of the sum holds 2·nseg <= nb/4 <= cap pairs. */
+	s->nseg = s->nb >= 1024 ? 128 : s->nb / 8;
+	if (s->nseg == 0)
+		s->nseg = 1;
+	s->chain = malloc(2 * s->nseg * ops->aff_size);
+	s->chain_acc = malloc(s->cap * sizeof(void *));
+	s->chain_q = malloc(s->cap * sizeof(void *));
+	s->kind = malloc(s->cap);
+	s->side_jac = malloc(s->cap * ops->jac_size);
+	s->side_aff = malloc(s->cap * ops->aff_size);
 	if (!s->bucket || !s->filled || !s->jac || !s->jac_filled || !s->stamp || !s->batch_bucket ||
-	    !s->batch_pt || !s->defer_bucket || !s->defer_pt || !s->prefix) {
+	    !s->batch_pt || !s->defer_bucket || !s->defer_pt || !s->slots || !s->chain ||
+	    !s->chain_acc || !s->chain_q || !s->kind || !s->side_jac || !s->side_aff) {
 		msm_affine_scratch_free(s);
 		return NULL;
 	}
@@ -85,7 +146,13 @@ void msm_affine_scratch_free(msm_affine_scratch *s)
 	free(s->batch_pt);
 	free(s->defer_bucket);
 	free(s->defer_pt);
-	free(s->prefix);
+	free(s->slots);
+	free(s->chain);
+	free(s->chain_acc);
+	free(s->chain_q);
+	free(s->kind);
+	free(s->side_jac);
+	free(s->side_aff);
 	free(s);
 }
 

@@ -8,7 +8,9 @@
  * affine formula fails when the point and the bucket share x (doubling or
  * opposite points): those additions go to a second, Jacobian, bucket of the
  * same digit with a complete mixed addition, so that scalars repeated many
- * times (all points into one bucket) are merely as slow as without batching. */
+ * times (all points into one bucket) are merely as slow as without batching.
+ * The buckets are then summed with batched affine additions too (segments
+ * of buckets, each with its own running sum, advanced together). */
 #ifndef CUZK_GROTH16_MSM_AFFINE_H
 #define CUZK_GROTH16_MSM_AFFINE_H
 

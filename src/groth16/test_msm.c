@@ -13,9 +13,9 @@
 #include "groth16/msm.h"
 #include "groth16/scalar_digits.h"
 
-enum kind { RANDOM, ZEROS, ONES, MINUS_ONE, MIXED, SAME, GLV_EDGE, KINDS };
+enum kind { RANDOM, ZEROS, ONES, MINUS_ONE, MIXED, SAME, GLV_EDGE, STEPS, KINDS };
 static const char *const kind_name[KINDS] = { "random", "zeros", "ones", "r-1", "mixed", "same",
-					       "GLV edges" };
+					       "GLV edges", "a, a-1" };
 
 /* Scalars at the edges of the GLV split k = k1 + k2·x^2 (scalar_digits.h):
  * 0, 1, r-1, lambda = x^2 - 1 (a cube root of unity mod r), x^2, x^2 + 1,
@@ -45,9 +45,10 @@ static void glv_edge(fr_t *k, unsigned which, cuzk_rng *rng)
 
 static void make_scalars(fr_t *k, size_t n, enum kind kind, cuzk_rng *rng)
 {
-	fr_t minus_one, same;
+	fr_t minus_one, same, same_less;
 	fr_neg(&minus_one, &FR_ONE);
 	fr_sample_rng(&same, rng);
+	fr_sub(&same_less, &same, &FR_ONE);
 	for (size_t i = 0; i < n; i++) {
 		unsigned pick = (unsigned)(cuzk_rng_next(rng) % 10);
 		enum kind kk = kind == MIXED ? (pick < 4 ? ZEROS : pick < 8 ? ONES : pick < 9 ? RANDOM
@@ -59,6 +60,7 @@ static void make_scalars(fr_t *k, size_t n, enum kind kind, cuzk_rng *rng)
 		case MINUS_ONE: k[i] = minus_one; break;
 		case SAME: k[i] = same; break;
 		case GLV_EDGE: glv_edge(&k[i], (unsigned)i, rng); break;
+		case STEPS: k[i] = i % 2 ? same_less : same; break;
 		default: fr_sample_rng(&k[i], rng); break;
 		}
 	}
@@ -67,7 +69,8 @@ static void make_scalars(fr_t *k, size_t n, enum kind kind, cuzk_rng *rng)
 /* n affine points P_i = a·G + i·b·G (cheap to make, all distinct); with
  * repeats = 1, every 5th point repeats an earlier one, every 7th negates one,
  * and point 3 is the identity (doublings, opposite points, infinity in
- * buckets); with repeats = 2, odd points equal or negate their neighbour. */
+ * buckets); with repeats = 2, odd points equal or negate their neighbour;
+ * with repeats = 3 they negate it. */
 static void *make_bases_with(const curve_ops *ops, size_t n, cuzk_rng *rng, int repeats)
 {
 	unsigned char *jac = malloc((n + 1) * ops->jac_size), *aff = malloc((n + 1) * ops->aff_size);
@@ -83,8 +86,8 @@ static void *make_bases_with(const curve_ops *ops, size_t n, cuzk_rng *rng, int 
 		ops->add(jac + i * ops->jac_size, jac + (i - 1) * ops->jac_size, &step);
 	ops->batch_to_aff(aff, jac, n);
 	/* Neighbours equal or opposite: what the pairwise sum of ones meets. */
-	for (size_t i = 1; repeats == 2 && i < n; i += 2) {
-		if (i % 4 == 1)
+	for (size_t i = 1; (repeats == 2 || repeats == 3) && i < n; i += 2) {
+		if (repeats == 2 && i % 4 == 1)
 			memcpy(aff + i * ops->aff_size, aff + (i - 1) * ops->aff_size, ops->aff_size);
 		else
 			ops->aff_neg(aff + i * ops->aff_size, aff + (i - 1) * ops->aff_size);
@@ -276,6 +279,11 @@ int main(void)
 	check_case_with(&CURVE_G1, 3000, ONES, 0, 1, &rng);
 	check_case_with(&CURVE_G1, 1000, ONES, 0, 2, &rng);
 	check_case_with(&CURVE_G2, 600, ONES, 1, 2, &rng);
+	/* a·P + (a-1)·(-P) pairs: buckets of digits d and d-1 that cancel, so
+	 * that the running sums of the bucket sum meet the identity and
+	 * opposite points, and side buckets that cancel their affine twin. */
+	check_case_with(&CURVE_G1, 2500, STEPS, 0, 3, &rng);
+	check_case_with(&CURVE_G2, 2500, STEPS, 0, 3, &rng);
 
 	/* More threads than windows: each window's points split into ranges. */
 	setenv("CUZK_THREADS", "40", 1);
