@@ -26,6 +26,8 @@ mkdir -p build/demo
 say "installing into /usr/local"
 make -C build/demo install >/dev/null
 ldconfig
+# Where they were installed, whatever this shell's PATH holds.
+export PATH="/usr/local/sbin:/usr/local/bin:$PATH"
 
 demo=$(mktemp -d /tmp/cuzk-demo.XXXXXX)
 daemon_pid=""
