@@ -2,7 +2,7 @@
  * cuda/; nothing else in cuzk includes a CUDA header.
  *
  * Every function that can fail returns 0 or the negative of a CUZK_GPU_E_*
- * code (the same numbers as enum cuzk_status in src/common/error.h) and
+ * code (the same numbers as enum cuzk_status in include/cuzk.h) and
  * writes a one-line message into err (errlen bytes, may be 0).  No C++
  * exception crosses this header.
  *

@@ -39,10 +39,9 @@
 extern "C" {
 #endif
 
-/* Status codes: the values are part of the protocol (docs/PROTOCOL.md, "Errors").
- * Inside the cuzk sources they come from src/common/error.h, which must be
- * included first; the two lists are kept equal by test_buffer. */
-#ifndef CUZK_COMMON_ERROR_H
+/* Status codes: the values are part of the protocol (docs/PROTOCOL.md,
+ * "Errors").  This is their one definition; the cuzk sources get it through
+ * src/common/error.h. */
 enum cuzk_status {
 	CUZK_OK = 0,
 	CUZK_E_INVAL = 1,        /* bad argument, bad SRS name, bad option */
@@ -50,21 +49,21 @@ enum cuzk_status {
 	CUZK_E_NOMEM = 3,        /* allocation failed or a size does not fit */
 	CUZK_E_FORMAT = 4,       /* malformed witness header: field and offset named */
 	CUZK_E_VERSION = 5,      /* unknown protocol or witness version */
-	CUZK_E_LENGTH = 6,
-	CUZK_E_FLAGS = 7,
-	CUZK_E_NONCANONICAL = 8,
+	CUZK_E_LENGTH = 6,       /* wrong length of an encoded value or section */
+	CUZK_E_FLAGS = 7,        /* wrong flag bits in a point encoding */
+	CUZK_E_NONCANONICAL = 8, /* a field element >= its modulus */
 	CUZK_E_NOT_ON_CURVE = 9,
 	CUZK_E_NOT_IN_SUBGROUP = 10,
-	CUZK_E_UNSAT = 11,
+	CUZK_E_UNSAT = 11,       /* a constraint is not satisfied */
 	CUZK_E_MISMATCH = 12,    /* witness shape or scalar form disagrees with the SRS/request */
-	CUZK_E_VERIFY = 13,
-	CUZK_E_UNSUPPORTED = 14,
+	CUZK_E_VERIFY = 13,      /* a proof did not verify */
+	CUZK_E_UNSUPPORTED = 14, /* a feature not built in (GPU backend, ...) */
 	CUZK_E_GPU = 15,         /* a CUDA call failed */
 	CUZK_E_CANCELLED = 16,
 	CUZK_E_BUSY = 17,        /* a limit was reached (in flight, bytes, size) */
 	CUZK_E_NOTFOUND = 18,    /* unknown SRS, unknown request id */
 	CUZK_E_PERM = 19,
-	CUZK_E_VRAM = 20,
+	CUZK_E_VRAM = 20,        /* the device budget cannot hold the job */
 	CUZK_E_PROTOCOL = 21,    /* malformed message: magic, type, length, reserved field */
 	CUZK_E_FD = 22,          /* no fd, two fds, truncated control data, not a tmpfs/hugetlbfs file */
 	CUZK_E_SEALS = 23,       /* the witness memfd lacks F_SEAL_SHRINK or F_SEAL_GROW */
@@ -82,7 +81,6 @@ typedef struct cuzk_error {
 
 /* A short stable name for a status, e.g. "format" or "seals". */
 const char *cuzk_status_name(int code);
-#endif
 
 #define CUZK_PROOF_BYTES 192          /* A ‖ B ‖ C compressed, bellperson's encoding */
 #define CUZK_MAX_PARTITIONS 64        /* per request (witness format limit) */
