@@ -203,14 +203,12 @@ static void run_item(struct cuzkd_worker *w, struct cuzkd_item *item)
 		return;
 	}
 	pinned = pin_witness(w, job, &ph[CUZKD_PH_REGISTER]);
-	/* The shape comes from the daemon's copy of the header and this
-	 * worker's copies of the densities, so a client that rewrites its
-	 * buffer cannot change it now. */
+	/* The provers check the shape first (groth16_check_shape), from the
+	 * daemon's copy of the header and this worker's copies of the
+	 * densities, so a client that rewrites its buffer cannot change it. */
 	t_copy = cuzkd_now_ns();
 	r = view.density_shared ? private_densities(&view, &density_copy, &err) : 0;
 	ph[CUZKD_PH_CHECK] = cuzkd_now_ns() - t_copy;
-	if (r == 0)
-		r = groth16_check_shape(&srs->params, &view, &err);
 	if (r == 0 && !atomic_load(&job->cancelled))
 		r = prove_one(w, job, &view, part, &srs->params, pinned, &proof, &t, &err);
 	else if (r == 0)
