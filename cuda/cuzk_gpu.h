@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* The GPU backend's C boundary.  Everything behind it is CUDA C++ under
  * cuda/; nothing else in cuzk includes a CUDA header.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* The GPU NTT and h computation against the CPU's (src/groth16/ntt.h), bit
  * for bit: every transform kind at sizes from 2^1 through three-pass sizes,
  * and h for constraint counts that are and are not powers of two, in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* prove_client: proves a witness file through cuzkd with libcuzk.
  *
  *   prove_client SOCKET SRS WITNESS OUT [REPEAT]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* libcuzk: the client library of cuzkd, the Groth16 proving service.
  *
  * A client connects to the daemon's socket, allocates witness buffers (memfds

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 # Sets up cuzk on a fresh Debian 12 machine (as root) and runs a demo proof
 # through the daemon:
 #   installs the build dependencies, builds (with the GPU backend when nvcc is

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 # Installs what building and testing cuzk needs on Debian 12 (as root).
 # Safe to run again: apt skips what is already there.
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 # Runs the whole cuzk test suite, as CI does (.ci/run calls this):
 #   1. installs the build and test dependencies (Debian 12, as root);
 #   2. the main build (the CUDA code too when nvcc exists) and `make check`;
@@ -52,6 +53,9 @@ bash scripts/install-deps.sh || { echo "0 passed, 1 failed"; exit 1; }
 
 log "oracle packages (npm ci in tests/oracle)"
 ( cd tests/oracle && npm ci --no-audit --no-fund >/dev/null ) || { echo "npm ci failed"; echo "0 passed, 1 failed"; exit 1; }
+
+log "licence lines"
+step licence bash tests/licence.sh
 
 log "autogen"
 ./autogen.sh >/dev/null || { echo "0 passed, 1 failed"; exit 1; }

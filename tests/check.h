@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Minimal test helpers: every test is a program that exits 0 (pass),
  * 1 (fail) or 77 (skip), as automake's test driver expects. */
 #ifndef CUZK_TESTS_CHECK_H

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 # Helpers for the shell tests (sourced; POSIX sh).  The sourcing script sets
 # $work (a scratch directory) first, and exits with test_result at the end.
 

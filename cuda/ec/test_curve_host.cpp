@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // The device field and curve code (cuda/ff, cuda/ec), compiled for the CPU
 // with its carry chains emulated, against its plain C twin in src/bls12_381:
 // Fp and Fp2 arithmetic on random values, and XYZZ scalar multiples, sums,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Short Weierstrass points (a = 0) in XYZZ coordinates, generic over the field
 // (Fp for G1, Fp2 for G2).  (X, Y, ZZ, ZZZ) stands for the affine point
 // (X/ZZ, Y/ZZZ) with ZZ^3 = ZZZ^2; ZZ = 0 is the point at infinity, so an

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // One carry chain of 32-bit limb arithmetic.  On the device each method is a
 // single PTX instruction and the carry lives in the hardware CC flag between
 // them (the statements are volatile so nothing is scheduled in between that

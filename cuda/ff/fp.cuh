@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Fp, the BLS12-381 base field, on the device: 12 little-endian 32-bit limbs in
 // Montgomery form (x·2^384 mod p), fully reduced to [0, p).  The same bytes as
 // the host's fp_t (6 LE u64), so point arrays cross the PCIe bus unchanged.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Fp2 = Fp[u]/(u^2 + 1) on the device: c0 + c1·u, laid out c0 then c1 like the
 // host's fp2_t (and like G2 points in the SRS: x.c0, x.c1, y.c0, y.c1).
 #ifndef CUZK_CUDA_FF_FP2_CUH

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Fr, the BLS12-381 scalar field, on the device: 8 little-endian 32-bit limbs
 // in Montgomery form (x·2^256 mod r), fully reduced to [0, r).  The same bytes
 // as the host's fr_t (4 LE u64), so arrays cross the PCIe bus unchanged.

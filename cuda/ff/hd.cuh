@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Where the field, curve and scalar code runs: under nvcc on both sides
 // (__host__ __device__, always inlined), under a plain C++ compiler (the host
 // twin test) as ordinary inline code.  Full unrolling keeps limb arrays in

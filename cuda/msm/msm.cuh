@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* The GPU MSM for G1 and G2, a plain C interface (usable from C and CUDA C++).
  *
  * Bases: a device array of n affine points in the host layout (G1: x‖y, 96 B;

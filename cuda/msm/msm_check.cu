@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Self-made data for checking and timing the GPU MSM: bases k_i·G made on the
 // device, scalars of a chosen shape, and a host reference (Σ s_i·k_i mod r)·G
 // that uses no MSM code (only Fr arithmetic and one scalar multiplication).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Checks and benchmarks of the GPU MSM that make their own data on the device
  * (cuda/msm/msm_check.cu).  Plain C, no CUDA headers needed.  curve is 1 (G1)
  * or 2 (G2).  RETURN VALUE of each: 0, or a negative CUZK_GPU_E_* code with a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Multi-scalar multiplication Σ s_i·P_i for affine bases resident on the
 // device, generic over the curve (G1 over Fp, G2 over Fp2).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // MSM scalars on the device: Fr values as 8 LE u32 limbs, canonical or in
 // Montgomery form (x·2^256 mod r, as bellperson/blstrs keep them).  Here they
 // are brought to canonical form, classified (0, 1, other), folded to at most

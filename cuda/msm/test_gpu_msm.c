@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* GPU MSM against a host reference that shares no MSM code, for G1 and G2:
  * random sizes (powers of two and not), n = 1, all-zero, all-one, all r - 1,
  * mostly-0/1 witness-like vectors, small scalars, canonical and Montgomery.

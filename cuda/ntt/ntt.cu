@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // The NTT kernels and their launchers (layout and orders: ntt.cuh).
 #include "ntt/ntt.cuh"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Radix-2 NTT over Fr on the device, several stages per kernel.
 //
 // A transform of size 2^n runs as P passes of at most NTT_PASS_BITS bits

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Device lifetime, VRAM accounting, SRS residency, uploads, and the NTT entry
 // points of the C boundary.
 #include "prove/context.cuh"

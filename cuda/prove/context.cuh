@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // One opened device: its VRAM budget, NTT tables, resident SRS sets and the
 // pool of per-proof workspaces (arenas allocated once and reused).
 #ifndef CUZK_CUDA_PROVE_CONTEXT_CUH

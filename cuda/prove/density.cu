@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 #include "prove/density.cuh"
 
 #include <cub/device/device_scan.cuh>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Density-filtered scalar vectors on the device: bitmap -> per-word counts ->
 // prefix sums -> compaction, so the A and B queries' scalars are built where
 // they are used (the host never walks 130M bits).

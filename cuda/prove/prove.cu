@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // One partition's proof on the device: uploads, H by NTTs, density
 // compaction and the five MSMs.  The host adds r and s (cheap, constant time
 // in the circuit size).

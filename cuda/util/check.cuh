@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Checked CUDA calls.  Inside cuda/ failures travel as gpu_error exceptions;
 // every extern "C" entry point catches them and returns -code with the
 // message, so no exception crosses the C boundary.

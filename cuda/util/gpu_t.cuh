@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Small RAII owners for device resources: a stream, an event, device memory,
 // pinned host memory.  Destructors never throw; a failure there is ignored
 // because the resource is gone either way.

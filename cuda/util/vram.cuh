@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // The per-device VRAM budget.  Every device buffer of cuzk is reserved here
 // before it is allocated, so a job that cannot fit is refused (or waits)
 // up front instead of meeting cudaErrorMemoryAllocation half-way through.

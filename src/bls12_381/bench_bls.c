@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Micro-benchmarks of the CPU arithmetic: ns per operation, one thread.
  * Usage: bench_bls [scale]   (scale multiplies the iteration counts) */
 #include <stdio.h>

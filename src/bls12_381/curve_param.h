@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* The BLS12-381 curve parameter x = -0xd201000000010000: p, r, the Miller
  * loop, the final exponentiation and the subgroup tests all derive from it.
  * Internal to src/bls12_381. */

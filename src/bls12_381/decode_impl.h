@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Decoding of one zcash-encoded point, written once for G1 and G2.
  * Internal to encoding.c, which includes it once per group after defining
  *   EC(name), FE(name), FE_T, EC_AFF_T   as for jacobian_impl.h

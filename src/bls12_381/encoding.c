@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* The zcash point encodings.  Decoding checks, in this order: length, flag
  * bits, canonical coordinates, the curve equation (or the existence of y),
  * then the subgroup; each failure names the group and what is wrong. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* The zcash BLS12-381 point encodings (used by bellperson, blst, noble).
  *
  * Fp is 48 bytes big-endian; Fp2 is c1 then c0.  Byte 0 carries flags:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* The operations Fp and Fr share, written once.  Internal to src/bls12_381:
  * fp.c and fr.c each include it once, after defining
  *   F(name)      the public name (fp_##name)

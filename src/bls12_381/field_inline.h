@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Fp and Fp2 arithmetic as inline functions, for the hot loops of the curve
  * code and the MSM: fpi_* and fp2i_* do what fp_* and fp2_* do (fp.h,
  * fp2.h), which are the same code behind a call.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Fp: the shared field code (field_impl.h) with p, plus inversion, square
  * roots and the byte encoding. */
 #include "bls12_381/fp.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Fp, the BLS12-381 base field: p = 0x1a0111ea...ffffaaab (381 bits).
  *
  * Elements are 6 little-endian 64-bit limbs in Montgomery form (x·2^384 mod p),

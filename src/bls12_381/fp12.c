@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Fp12 = Fp6[w]/(w^2 - v). */
 #include "bls12_381/fp12.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* The tower Fp6 = Fp2[v]/(v^3 - (1+u)) and Fp12 = Fp6[w]/(w^2 - v). */
 #ifndef CUZK_BLS_FP12_H
 #define CUZK_BLS_FP12_H

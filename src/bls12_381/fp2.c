@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Fp2 = Fp[u]/(u^2 + 1). */
 #include "bls12_381/fp2.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Fp2 = Fp[u]/(u^2 + 1): c0 + c1·u. */
 #ifndef CUZK_BLS_FP2_H
 #define CUZK_BLS_FP2_H

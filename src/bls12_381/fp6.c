@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Fp6 = Fp2[v]/(v^3 - xi), xi = 1 + u.  Formulas from Devegili, Ó hÉigeartaigh,
  * Scott and Dahab, "Multiplication and squaring on pairing-friendly fields"
  * (2006): Karatsuba multiplication and the CH-SQR2 squaring. */

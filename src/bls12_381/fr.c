@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Fr: the shared field code (field_impl.h) with r, plus inversion, roots of
  * unity and the conversions the file formats need (bytes, decimal strings). */
 #include "bls12_381/fr.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Fr, the BLS12-381 scalar field: r = 0x73eda753...00000001 (255 bits),
  * two-adicity 32, multiplicative generator 7.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* G1 over Fp: the shared Jacobian code, the generator and the subgroup test. */
 #include "bls12_381/g1.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* G1: y^2 = x^3 + 4 over Fp, the prime-order-r subgroup.
  *
  * Affine points are (x, y) with the point at infinity stored as all-zero

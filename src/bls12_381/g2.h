@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* G2: y^2 = x^3 + 4(1 + u) over Fp2 (the M-type sextic twist), order-r subgroup.
  * Same conventions as g1.h: affine infinity is all-zero, Jacobian Z = 0. */
 #ifndef CUZK_BLS_G2_H

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """Writes mont_x86_64.h: Montgomery multiplication for the BLS12-381 fields
 as GCC inline assembly for x86-64 with BMI2 (mulx) and ADX (adcx/adox).
 

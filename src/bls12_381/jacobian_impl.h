@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Short Weierstrass y^2 = x^3 + b (a = 0) in Jacobian coordinates, written
  * once for G1 (over Fp) and G2 (over Fp2).  Internal to src/bls12_381: g1.c
  * and g2.c each include it once, after defining

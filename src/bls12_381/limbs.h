@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Multi-precision primitives on little-endian 64-bit limb arrays, shared by
  * Fp (6 limbs) and Fr (4 limbs).  Internal to src/bls12_381.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* The optimal ate pairing on BLS12-381.
  *
  * Miller loop over |x| = 0xd201000000010000 with T kept in homogeneous

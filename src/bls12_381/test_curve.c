@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* G1 and G2: group laws, scalar multiplication, batch normalisation, and the
  * endomorphism subgroup tests against r·P = 0. */
 #include <string.h>

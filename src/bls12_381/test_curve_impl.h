@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Group-law and subgroup tests, written once for G1 and G2 (test_curve.c
  * includes this twice with the same macros jacobian_impl.h uses, plus
  * RAND_FE(rng, fe) and GROUP_NAME). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* zcash encodings: known answers (from @noble/curves), round trips, and
  * every rejection case with its code and message. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Fp: field laws on random values, fast vs reference multiplication,
  * inversion and square roots, byte encodings, and known answers computed
  * independently (Python big integers). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Fr: field laws, fast vs reference multiplication, inversion (single and
  * batch), roots of unity, and the byte and decimal conversions, with known
  * answers computed independently (Python big integers). */

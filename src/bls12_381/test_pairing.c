@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* The pairing: known answer e(G1, G2) (from @noble/curves), bilinearity,
  * non-degeneracy, and products with one shared final exponentiation. */
 #include <stdio.h>

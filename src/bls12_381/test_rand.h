@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Random field elements for the tests of src/bls12_381 (seeded, reproducible). */
 #ifndef CUZK_BLS_TEST_RAND_H
 #define CUZK_BLS_TEST_RAND_H

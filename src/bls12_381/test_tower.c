@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Fp2, Fp6 and Fp12: field laws on random values, schoolbook vs Karatsuba,
  * inverses, Fp2 square roots, Frobenius = p-th power, the sparse line
  * products and the cyclotomic squaring against their general twins. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 #include "config.h"
 
 #include "cli/bench_msm_gpu.h"

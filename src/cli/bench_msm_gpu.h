@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* `cuzk bench msm --backend gpu`: the GPU MSM with its points resident on the
  * device (made there, so 2^26 points cost no host time) and uniform 255-bit
  * scalars; the best of five calls, with the device time of each phase. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Printing benchmark results (bench_report.h). */
 #include "cli/bench_report.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* What a benchmark prints: a header line, one row per phase, and the same
  * as JSON (--json FILE) with the date and host, so that figures can be
  * pasted into docs/BENCHMARKS.md with their context. */

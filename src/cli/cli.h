@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* The cuzk command: one subcommand per file (cmd_*.c), dispatched by the
  * table in main.c.  Adding a subcommand is a new cmd_NAME.c defining a
  * `const struct cli_command cli_cmd_NAME` and one line in that table.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* The CPU and GPU backends as the CLI sees them (cli_backend.h). */
 #include "cli/cli_backend.h"
 

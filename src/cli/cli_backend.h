@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* The proving backends the CLI can use (`--backend cpu|gpu`), behind one
  * small interface shared by `cuzk prove` and `cuzk bench`.  A backend that
  * does not offer an operation leaves its pointer NULL; bench reports that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Status and metrics: the same exchange, printed as the daemon wrote it. */
 #include "cli/cli_daemon.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* What the daemon commands (submit, status, metrics, cancel) share. */
 #ifndef CUZK_CLI_CLI_DAEMON_H
 #define CUZK_CLI_CLI_DAEMON_H

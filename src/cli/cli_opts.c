@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Option parsing shared by every subcommand: long options only, as
  * "--name ARG" or "--name=ARG", so the command lines in scripts read the same
  * everywhere. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Reading verifying keys, proofs and public inputs (cli_statement.h). */
 #include "cli/cli_statement.h"
 

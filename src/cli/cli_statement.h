@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* What verify and export-snarkjs read: the verifying key (a .vk file, or the
  * start of a params file), the proofs, and the public inputs, from a cuzk
  * witness file (each partition its own) or from snarkjs's public.json (one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* cuzk bench prove|msm|ntt: timings per phase on a chosen backend.
  *
  *   prove: synthetic circuit (gencircuit) → dev setup (timed, but not part of

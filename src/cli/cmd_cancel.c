@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* cuzk cancel: cancels a cuzkd job by the id that `cuzk submit`
  * prints (the journal has it too, as CUZK_JOB).  The daemon allows it to the job owner's uid and to root. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* cuzk export-snarkjs: one proof, its verifying key and its public inputs in
  * snarkjs's JSON (protocol groth16, curve bls12381), so that
  * `snarkjs groth16 verify D/verification_key.json D/public.json D/proof.json`

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* cuzk gen-circuit: a synthetic storage-proof-like circuit (gencircuit.h)
  * written as circom's .r1cs and .wtns, so it goes through the same
  * setup → synth → prove path as a circuit circom compiled. */

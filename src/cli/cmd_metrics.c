@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* cuzk metrics: cuzkd's counters in the Prometheus text exposition format. */
 #include "cli/cli.h"
 #include "cli/cli_daemon.h"

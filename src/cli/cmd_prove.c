@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* cuzk prove: params + witness file → proofs file, one 192-byte proof per
  * partition, in order. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* cuzk setup: the INSECURE development setup (groth16/setup.h) for a circom
  * circuit: parameters, and optionally the verifying key on its own. */
 #include <stdio.h>

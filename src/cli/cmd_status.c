@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* cuzk status: cuzkd's queues, workers, devices and caches, as text or JSON. */
 #include "cli/cli.h"
 #include "cli/cli_daemon.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* cuzk submit: proves a witness file through cuzkd.  The file is copied into
  * a library witness buffer (one copy; a real client writes its scalars there
  * in place), submitted, and the proofs written when the completion arrives. */

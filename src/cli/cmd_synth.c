@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* cuzk synth: a circom circuit and witness (.r1cs, .wtns) become a cuzk
  * witness file (a, b, c, inputs, aux, densities), after checking that the
  * witness satisfies every constraint. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* cuzk verify: checks every proof of a proofs file; exits 0 only when all
  * of them are valid. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* cuzk: the command-line front end (setup, synth, prove, verify, ...).
  * Each subcommand lives in its own cmd_*.c; this file only dispatches. */
 #include <stdio.h>

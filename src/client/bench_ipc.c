@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* bench_ipc: what the client side of the IPC costs.
  *
  *   bench_ipc buffer LOG_CONSTRAINTS

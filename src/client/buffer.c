@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Witness buffers: memfds the client writes in place and the daemon reads in
  * place.  Setting one up is expensive (page faults, and pinning on the daemon
  * side), reusing it is free, so callers keep them in a pool. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* A witness buffer filled from a witness file (cuzk synth's output): for the
  * cuzk command and examples.  This copies every section once; a real client
  * writes its scalars straight into cuzk_buffer_partition's pointers instead. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* A connection to cuzkd: the hello, request/reply exchanges on the socket,
  * and completions from the shared ring.  One mutex per client serialises the
  * exchanges, so replies always match the request just sent. */

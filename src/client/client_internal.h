@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* What libcuzk's files share: the two opaque structs and the log helper. */
 #ifndef CUZK_CLIENT_INTERNAL_H
 #define CUZK_CLIENT_INTERNAL_H

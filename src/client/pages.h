@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Which pages a witness buffer gets.  The host's state is read once into a
  * struct so that the choice can be tested against any host (a fake root). */
 #ifndef CUZK_CLIENT_PAGES_H

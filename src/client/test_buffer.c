@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Witness buffers: the layout the pointers give, the huge-page choice and its
  * fallback (logged once per client), and the seals a submit applies. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* libcuzk against a scripted peer that speaks the protocol from the daemon's
  * side (src/ipc only, no engine): hello and the ring, submit and its seals,
  * completions to several waiting threads, a rejection, cancel, a multi-chunk

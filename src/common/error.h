@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Error codes and messages shared by every layer of cuzk.
  *
  * Convention: a function that can fail returns 0 on success or a negative

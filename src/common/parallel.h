@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Data-parallel loops over a range, on plain pthreads.
  *
  * Threads are started per call and joined before it returns: no pool, no

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Randomness: the kernel's CSPRNG for secrets, and a seeded generator for
  * reproducible tests, benchmarks and the insecure development setup. */
 #ifndef CUZK_COMMON_RAND_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* The INI configuration of cuzkd (inih).  Every key is validated where it is
  * read so that the error can name its line. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* cuzkd's configuration: /etc/cuzk/cuzkd.conf (INI), every key documented
  * with its default in etc/cuzkd.conf.  Command-line options override it. */
 #ifndef CUZK_DAEMON_CONF_H

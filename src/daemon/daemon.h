@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* cuzkd: one object that owns everything (no global mutable state) and
  * one io_uring loop that drives it.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* The engine: priority queue and workers (see engine.h). */
 #include <errno.h>
 #include <inttypes.h>

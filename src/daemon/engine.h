@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* The engine: a priority queue of partitions and the workers that prove
  * them, on GPUs (workers_per_device each) or on the CPU.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* The listening socket (see listen.h). */
 #include <errno.h>
 #include <fcntl.h>

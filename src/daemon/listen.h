@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* The listening socket: the one systemd passed (cuzkd.socket) or one we
  * create at a path when run by hand. */
 #ifndef CUZK_DAEMON_LISTEN_H

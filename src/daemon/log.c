@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Logging to journald or stderr (see log.h). */
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* cuzkd's log: structured journald records when stderr is the journal
  * (JOURNAL_STREAM names stderr's device and inode), plain stderr lines
  * otherwise.  Thread-safe: workers log too. */

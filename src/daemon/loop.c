@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* The io_uring event loop: accept, recvmsg (session.c), the engine's
  * eventfd, signals through a signalfd, and two timers (status/watchdog tick,
  * drain deadline).  Handlers only queue SQEs; the loop submits them once per

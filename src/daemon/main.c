@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* cuzkd: the Groth16 proving daemon.
  *
  *   cuzkd [--config FILE] [--socket PATH] [--srs-dir DIR] [--backend cpu|gpu|auto]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Registration cache (see regcache.h). */
 #include <errno.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* The registration cache: witness buffers mapped (and, on the GPU backend,
  * page-locked with cudaHostRegister) once, and kept so that a client that
  * reuses a memfd pays neither the mapping nor the pinning again.

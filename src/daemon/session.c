@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* One client connection: hello, requests, cancel, status, and the
  * completion ring (docs/PROTOCOL.md).  Loop thread only.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* SRS cache (see srs_cache.h). */
 #include <errno.h>
 #include <fcntl.h>

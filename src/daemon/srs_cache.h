@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* The SRS cache: parameter files named by requests, resolved only inside
  * srs_dir, loaded once however many requests want them at the same time,
  * kept under a byte budget with LRU eviction of unused entries.

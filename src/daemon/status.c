@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Status (text and JSON), Prometheus metrics and systemd's STATUS= line,
  * all built from one snapshot of the daemon's counters. */
 #include <inttypes.h>

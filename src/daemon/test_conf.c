@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* cuzkd's configuration: defaults, every kind of value, and errors that
  * name the line; then `cuzkd --check-config` as scripts run it. */
 #include <stdio.h>

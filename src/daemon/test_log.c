@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* The rate limit on client-triggered log records: a client that floods
  * the log silences only itself, and all clients together stay within the
  * overall budget.  The records go to stderr (not under journald), which the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Checks and maps a client's witness fd (see witness.h). */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* One request's witness, received as an fd from a client: every check of
  * DESIGN.md's "Daemon rules", in order, each with its own error code:
  *   fstat: a regular file                                 CUZK_E_FD

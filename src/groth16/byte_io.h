@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Bounded byte cursors for the file parsers, file mapping, and a buffered
  * writer with a sticky error: the plumbing shared by params, r1cs, wtns and
  * public.json I/O. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* What circom's binary files (.r1cs, .wtns) say about their field: the
  * element size and the prime, which must be BLS12-381's r. */
 #ifndef CUZK_GROTH16_CIRCOM_FIELD_H

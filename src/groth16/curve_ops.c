@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 #include "groth16/curve_ops.h"
 
 /* Thin adapters, generated once per group: the table needs one signature for

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* G1 and G2 behind one table of operations, so that Pippenger and the
  * fixed-base tables are written once for both groups.  The indirect call
  * costs nothing next to a point addition (a dozen or more field products). */

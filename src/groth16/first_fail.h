@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* The first failing index of a parallel loop.  cuzk_parallel_for gives each
  * thread one contiguous chunk, in order, and each thread stops at its own
  * first failure, so the smallest recorded index is the first overall. */

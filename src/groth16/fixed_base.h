@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Many multiples k_i·P of one point P (the development setup's workload):
  * a table of d·2^(w·c)·P for every window w and digit 1 <= d <= 2^(c-1),
  * affine, so each product is about 255/c additions with signed digits

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Uniform non-zero scalars, from the kernel or from a seeded generator.
  *
  * A draw is 4 u64 values taken as little-endian limbs with the top bit

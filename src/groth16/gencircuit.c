@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* The synthetic storage-proof-like circuit (gencircuit.h describes it).
  *
  * Rows are pure functions of (spec, j); values are found by solving each

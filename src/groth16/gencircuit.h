@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* A synthetic circuit shaped like a Filecoin storage proof, for tests and
  * benchmarks of any size 2^k (DESIGN.md, "Real workloads").
  *

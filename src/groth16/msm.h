@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Multi-scalar multiplication sum_i k_i·P_i on the CPU (Pippenger), for G1
  * and G2, multi-threaded.
  *

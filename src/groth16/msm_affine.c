@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 #include "groth16/msm_affine.h"
 
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Pippenger's bucket accumulation with affine buckets and batched
  * inversions (internal to msm.c).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* The affine-bucket window sum of msm_affine.c, written once for G1 and G2.
  * msm_affine.c includes it once per group after defining
  *   BA(name)            the generated function's name (name##_g1)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Radix-2 number-theoretic transforms over Fr, and the h polynomial of a
  * Groth16 proof (DESIGN.md, "The math").
  *

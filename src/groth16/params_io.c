@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* bellperson's Parameters / VerifyingKey / proof encodings (params_io.h).
  *
  * Reading is two passes: the counts are walked first and checked against

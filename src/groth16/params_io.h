@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* bellperson's file formats: Parameters (VK + five queries), VerifyingKey
  * and proofs (DESIGN.md, "Compatibility").
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* The Groth16 prover on the CPU (DESIGN.md, "The math"). */
 #ifndef CUZK_GROTH16_PROVER_H
 #define CUZK_GROTH16_PROVER_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* The GPU prover: prover_gpu.h on top of the CUDA backend's C boundary
  * (cuda/cuzk_gpu.h).  The device computes h and the five query sums; r and s
  * are mixed in here by the same code as the CPU prover (groth16_assemble),

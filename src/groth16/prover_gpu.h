@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* The GPU prover, behind the same shapes as the CPU one.
  *
  * When cuzk is built without CUDA every function here returns

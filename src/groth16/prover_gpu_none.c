@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* prover_gpu.h when cuzk is built without CUDA: no devices, and every call
  * says so. */
 #include "groth16/prover_gpu.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* snarkjs public.json: strict reader and writer (public_json.h).
  * Accepted: optional white space, '[', zero or more strings of decimal
  * digits without leading zeros separated by ',', ']', white space. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* snarkjs's public.json: a JSON array of decimal strings, the public inputs
  * without the constant 1 (["33", "7"]).  Parsing is strict: only that
  * shape, each value canonical (< r), errors naming the index at fault. */

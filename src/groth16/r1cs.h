@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* A rank-1 constraint system in memory: <A_k, z> · <B_k, z> = <C_k, z>
  * for every constraint k, z = (1, public inputs..., aux...).
  *

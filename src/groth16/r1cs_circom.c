@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* circom's binary .r1cs, version 1 (iden3's r1csfile format):
  *   "r1cs" u32 version u32 nSections, then sections (u32 type, u64 size, body)
  *   type 1 header: u32 n8, prime, u32 nWires, nPubOut, nPubIn, nPrvIn,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Signed-digit windows of scalars below r, shared by Pippenger (msm.c) and
  * the fixed-base tables of the development setup (fixed_base.c).
  *

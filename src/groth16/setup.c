@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* INSECURE development setup (setup.h): the trapdoor is derived from a seed. */
 #include "groth16/setup.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* INSECURE development setup: Groth16 parameters from an R1CS and a seed.
  *
  * The toxic waste (τ, α, β, γ, δ) is a function of the seed, so anyone who

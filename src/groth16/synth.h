@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Synthesis: an R1CS and a full assignment z = (1, inputs..., aux...) give
  * the prover's a, b, c and the density bitmaps (DESIGN.md, "Compatibility").
  *

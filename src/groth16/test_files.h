@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Scratch files for the format tests: a fresh temporary path, whole-file
  * reads, and the check that a call failed with a given code and message. */
 #ifndef CUZK_GROTH16_TEST_FILES_H

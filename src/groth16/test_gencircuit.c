@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Generated circuits: exactly 2^k prover constraints, satisfied, about a
  * quarter of the aux variables in B, mostly 0/1 aux values, deterministic,
  * and the streamed witness file equal to the materialised synthesis. */

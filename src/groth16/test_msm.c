@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Pippenger against the naive sum of k_i·P_i, for G1 and G2: sizes 0, 1 and
  * non-powers of two; random, all-zero, all-one, r-1 and witness-like mixed
  * scalars; canonical and Montgomery input; the density-filtered form; more

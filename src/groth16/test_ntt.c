@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* NTT against a naive DFT, inverse ∘ forward = id, the coset variants, and
  * h = (A·B - C)/Z checked at a random point. */
 #include <stdlib.h>

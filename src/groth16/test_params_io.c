@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* bellperson params, VK and proof files: round trips, and each rejection
  * with its code and a message naming the section and offset. */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Prove → verify for circuits of several shapes and sizes (hand-made ones
  * and the synthetic generator's up to 2^16 constraints).  Each proof is also
  * checked against the trapdoor: with τ, α, β, γ, δ known, A, B and C must be

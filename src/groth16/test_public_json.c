@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* snarkjs public.json: round trip, and strict rejections naming the index. */
 #include <stdlib.h>
 #include <string.h>

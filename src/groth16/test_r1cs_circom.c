@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* circom .r1cs and .wtns: writer/reader round trips and every rejection
  * (wrong prime or field size, truncation at every length, bad wires,
  * non-canonical values, bad sizes). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Synthesis of a tiny hand-made circuit: a, b, c values, the appended input
  * constraints, the density bitmaps, the unsatisfied constraint named, and
  * the witness file written and mapped back. */

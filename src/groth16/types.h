@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* The Groth16 objects every part of cuzk passes around. */
 #ifndef CUZK_GROTH16_TYPES_H
 #define CUZK_GROTH16_TYPES_H

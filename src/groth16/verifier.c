@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 #include "groth16/verifier.h"
 
 #include "bls12_381/pairing.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Groth16 verification: e(A,B) = e(α,β)·e(Σ x_i·ic_i, γ)·e(C,δ), x_0 = 1. */
 #ifndef CUZK_GROTH16_VERIFIER_H
 #define CUZK_GROTH16_VERIFIER_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Witness files on disk (layout: src/ipc/witness_format.h): written by
  * `cuzk synth` and the synthetic generator, mapped by `cuzk prove`. */
 #ifndef CUZK_GROTH16_WITNESS_FILE_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* circom's .wtns, version 2:
  *   "wtns" u32 version u32 nSections, then sections (u32 type, u64 size, body)
  *   type 1 header: u32 n8, prime (n8 bytes LE), u32 nWitness

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Creating the memfds of the protocol: the ring pages and witness buffers. */
 #include "ipc/protocol.h"
 

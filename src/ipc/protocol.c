@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Building and checking protocol messages.  Every parser copies the packet
  * into a private, aligned struct first and validates the copy, so the caller
  * never looks at bytes that were not checked. */

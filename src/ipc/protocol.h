@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* The cuzkd wire protocol, version 1 (docs/PROTOCOL.md is the normative text).
  *
  * Transport: an AF_UNIX SOCK_SEQPACKET socket; one message per packet, at most

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* The completion ring: single producer (the daemon), single consumer (the
  * client), in two memfds so that each side can write only its own counter.
  * Memory order: the producer's release store of tail publishes the slot it

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* One packet with file descriptors, each way.  Received descriptors are
  * hostile until checked: they arrive close-on-exec, and every one of them is
  * either handed to the caller or closed, whatever went wrong. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* The protocol parsers (a valid message and each rejection), the fd rules of
  * send/recv, and the completion ring (wrap-around, full, counters out of range). */
 #include <dirent.h>

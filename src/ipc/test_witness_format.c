@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* The witness file parser accepts its own layouts and rejects every kind of
  * bad header with the right code and a message naming the field. */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Validation and layout of the witness file (witness_format.h).
  *
  * The buffer may be shared memory that its owner keeps writing, so the

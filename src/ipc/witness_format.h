@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* The witness file: one layout for the CLI's files on disk and for the
  * memfds clients hand to cuzkd (docs/PROTOCOL.md, "Witness file").
  *

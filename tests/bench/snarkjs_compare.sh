@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 # snarkjs vs cuzk on the same circom circuit and witness (issue 2, "Speed"):
 # `snarkjs groth16 prove` (its zkey from `snarkjs groth16 setup` on the given
 # powers of tau) against `cuzk prove` (its own development setup), both timed

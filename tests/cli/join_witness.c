@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Test helper: join_witness OUT IN... writes one witness file whose
  * partition i is the (single) partition of the i-th input file, so that the
  * tests can prove and verify several partitions at once (several witnesses

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 # The cuzk command end to end on a generated circuit: the command forms that
 # scripts outside the project rely on, reproducibility of --seed, rejection
 # of wrong proofs and inputs, and one-line errors that name the file.

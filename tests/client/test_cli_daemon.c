@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* The daemon commands of the cuzk CLI, in the exact forms scripts rely on
  * (issue 3), against a real cuzkd:
  *   cuzk submit --socket PATH --srs NAME --witness W.witness --out P.proof [--priority P] [--seed N]

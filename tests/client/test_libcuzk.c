@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* libcuzk end to end against a real cuzkd (CPU backend): a three-partition
  * witness written in place through the buffer's pointers, proofs that verify,
  * the same buffer submitted again (a registration-cache hit), a witness file

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* The cost of the IPC path, without the proof: a witness memfd of the given
  * size (valid layout, zero scalars) is submitted again and again against a
  * small SRS whose shape it does not match, so each request goes through

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* End-to-end harness for cuzkd tests (see harness.h). */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* End-to-end test harness for cuzkd: a temporary directory with small
  * parameter files made by the project's own dev setup, a cuzkd started on a
  * socket there (READY=1 awaited through NOTIFY_SOCKET, not by sleeping), and

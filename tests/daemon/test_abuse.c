@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Clients that go away or misbehave: disconnect mid-proof, killed with
  * SIGKILL while the proof runs, never read their ring, flood past their
  * limit, break their ring head.  Everyone else is served; what the gone

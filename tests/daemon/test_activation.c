@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Socket activation: systemd-socket-activate (systemd's own tool, the same
  * LISTEN_FDS protocol as cuzkd.socket) holds the socket and starts cuzkd on
  * the first connection; cuzkd serves on the socket it was given, not on the

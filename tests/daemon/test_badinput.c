@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Bad input, one case each, spoken as raw protocol; after every case the
  * daemon must still serve a well-behaved client (td_serves). */
 #include <dirent.h>

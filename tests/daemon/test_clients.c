@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Many clients at once: 16 connections submit together with mixed
  * priorities and every proof verifies; with one worker, critical work
  * queued after low work completes before it.  Then the 16 clients again

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 # The multi-device scheduler without a GPU: cuzkd's CPU backend split into
 # three pseudo-devices (cpu_devices = 3, one worker each), which the engine
 # treats as it treats GPUs.  One-partition requests on an idle daemon must

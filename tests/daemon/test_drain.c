@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* SIGTERM drains: requests not started fail at once with "shutting down",
  * new requests and connections are refused, the running proof finishes,
  * the daemon exits 0.  With a drain timeout shorter than the proof, the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* cuzkd end to end: proofs of several circuits over the real socket verify
  * (groth16_verify and, when node and the oracle are there, @noble/curves);
  * several partitions per request, loaded once by two workers at the same

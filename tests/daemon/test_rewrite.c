@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* A client that rewrites its header, partition table and density bitmaps
  * while its proof is checked and runs (the memfd is not WRITE-sealed, as the
  * protocol allows).  The daemon copied what it validated, so the client gets

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* libFuzzer target: bellperson params, VK and proof decoding. */
 #include <stddef.h>
 #include <stdint.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* libFuzzer target: the protocol parsers cuzkd runs on every client packet
  * (and libcuzk on the daemon's).  Each input is tried as it is, then with a
  * valid magic, version and length patched in, so that the fuzzer spends its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* libFuzzer target: circom .r1cs import. */
 #include <stddef.h>
 #include <stdint.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* libFuzzer target: the witness file header parser (what cuzkd runs on
  * every client buffer). */
 #include <stddef.h>

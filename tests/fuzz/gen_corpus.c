@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Writes a small seed corpus for the fuzz targets into DIR/{witness,params,
  * r1cs,wtns}/: valid files made by the project's own writers, so that the
  * fuzzers start deep inside the formats. */

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 # Runs every parser fuzz target for a bounded time and fails on any crash.
 #   tests/fuzz/run.sh SECONDS [BUILDDIR]
 # BUILDDIR (default: the current directory) is a build configured with

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 # The GPU MSM on the GPU machine, in one go: G1/G2 against the host reference
 # (quick table plus 2^24 + 1 and 2^22 + 5 points), then timings of G1 at
 # 2^16..2^MAX_G1 and G2 at 2^16..2^MAX_G2 with a per-phase breakdown.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 # Every GPU check in one run, for the GPU machine (CI has no device: there
 # this prints "SKIP: no CUDA device" and exits 77).
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 # Regenerates fixtures/snarkjs-x5rounds/: a proof made by snarkjs itself
 # (its own throwaway powers of tau, setup and prover), on which run.sh shows
 # that verify_noble.mjs accepts what snarkjs accepts before trusting it with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Groth16 over BLS12-381 on @noble/curves, for the oracle: readers for
 // cuzk's files (bellperson VK / params prefix, 192-byte proofs, the witness
 // file's public inputs), for snarkjs's JSON, and the pairing check.  Shares

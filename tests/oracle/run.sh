@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 # The independent oracle (make check): circom circuits compiled here by the
 # npm package circom2, witnesses by circom's wasm (snarkjs wtns calculate),
 # proved by cuzk, and judged by three verifiers that share nothing: cuzk's

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Rewrites a snarkjs verification key and proof in cuzk's binary layouts (a
 // bellperson VerifyingKey, a 192-byte compressed proof), so that run.sh can
 // check verify_noble.mjs's binary readers on a proof snarkjs made before

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // The oracle's verifier: checks cuzk's proofs with @noble/curves
 // (noble_groth16.mjs), independently of cuzk's own code.
 //

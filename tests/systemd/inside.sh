@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 # Runs inside a container booted with systemd, where the cuzk package has
 # been installed with apt.  Each check prints "ok" or "FAIL"; exit 1 if any
 # failed.  Driven by tests/systemd/run.sh.

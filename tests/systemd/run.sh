@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 # Builds the Debian package, installs it with apt into a container that
 # boots a real systemd (an overlay of / under systemd-nspawn, see
 # shared/SYSTEMD-TESTING.md), and runs tests/systemd/inside.sh there as a

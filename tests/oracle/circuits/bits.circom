@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 pragma circom 2.0.0;
 
 // Bit decomposition and range checks with several public inputs: each value

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 pragma circom 2.0.0;
 
 // A chain of multiplications: out = x^(2^n) * y, with x and y private and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 pragma circom 2.0.0;
 
 // A Poseidon-like round chain: s <- (s + c_i)^5 for n rounds, three
