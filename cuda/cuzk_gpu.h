@@ -86,12 +86,17 @@ typedef struct cuzk_gpu_timings {
  * working memory (reserved in the budget, waiting while other proofs hold
  * it) and its own streams.  Returns 0, -CUZK_GPU_E_VRAM when one proof can
  * never fit the budget, -CUZK_GPU_E_GPU, -CUZK_GPU_E_INVAL. */
-/* When the SRS is streamed, each MSM yields one partial sum per batch of
- * points; the caller's curve code adds them (cuda/ has no host curve code).
- * acc += part, Jacobian, host layout. */
+/* The caller's curve code (cuda/ has no fast host curve code), Jacobian, host
+ * layout: acc += part, acc = 2·acc.  Each MSM ends with one window sum per
+ * c-bit window, to be combined by ~255 doublings in a row: a single GPU
+ * thread needs ~8 ms for that, the host's curve code ~0.1 ms, so the MSMs
+ * hand the window sums to these.  When the SRS is streamed, each MSM yields
+ * one partial sum per batch of points, which g*_acc adds. */
 typedef struct cuzk_gpu_host_ops {
 	void (*g1_acc)(uint64_t acc[18], const uint64_t part[18]);
 	void (*g2_acc)(uint64_t acc[36], const uint64_t part[36]);
+	void (*g1_dbl)(uint64_t acc[18]);
+	void (*g2_dbl)(uint64_t acc[36]);
 } cuzk_gpu_host_ops;
 
 int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, const cuzk_gpu_witness *w,

@@ -63,11 +63,18 @@ void check_fp(cuzk_rng *rng)
 			a.l[0] -= 1;
 			b = a;
 		}
+		if (i == 2 || i == 3) {   // p - 1 against a random value, and p - 2^64·k near the top
+			for (int j = 0; j < 6; j++)
+				a.l[j] = FP_MODULUS[j];
+			a.l[i == 2 ? 0 : 1] -= 1;
+		}
 		cuzk::fp_t da = to_dev<cuzk::fp_t>(a), db = to_dev<cuzk::fp_t>(b);
 		fp_mul(&r, &a, &b);
 		CHECK_MSG(same(cuzk::mul(da, db), r), "fp mul, case %d", i);
+		CHECK_MSG(same(cuzk::mul_cios(da, db), r), "fp mul_cios, case %d", i);
 		fp_sqr(&r, &a);
 		CHECK_MSG(same(cuzk::sqr(da), r), "fp sqr, case %d", i);
+		CHECK_MSG(same(cuzk::sqr_sos(da), r), "fp sqr_sos, case %d", i);
 		fp_add(&r, &a, &b);
 		CHECK_MSG(same(cuzk::add(da, db), r), "fp add, case %d", i);
 		fp_sub(&r, &a, &b);

@@ -223,14 +223,14 @@ size_t scratch_bytes_of(int curve, size_t n)
 }
 
 void run_msm(const void *bases, const void *scalars, size_t n, bool mont, jacobian_t<fp_t> *out, void *scratch,
-	     size_t bytes, cudaStream_t s, msm::profile_t *prof)
+	     size_t bytes, cudaStream_t s, msm::profile_t *prof, const cuzk_gpu_host_ops *ops)
 {
-	msm::run_g1(bases, scalars, n, mont, out, scratch, bytes, s, prof);
+	msm::run_g1(bases, scalars, n, mont, out, scratch, bytes, s, prof, ops);
 }
 void run_msm(const void *bases, const void *scalars, size_t n, bool mont, jacobian_t<fp2_t> *out, void *scratch,
-	     size_t bytes, cudaStream_t s, msm::profile_t *prof)
+	     size_t bytes, cudaStream_t s, msm::profile_t *prof, const cuzk_gpu_host_ops *ops)
 {
-	msm::run_g2(bases, scalars, n, mont, out, scratch, bytes, s, prof);
+	msm::run_g2(bases, scalars, n, mont, out, scratch, bytes, s, prof, ops);
 }
 
 template <class F> void make_bases(affine_t<F> *d_bases, const uint64_t *d_ks, size_t n, cudaStream_t s)
@@ -239,7 +239,7 @@ template <class F> void make_bases(affine_t<F> *d_bases, const uint64_t *d_ks, s
 	CUDA_LAUNCHED("msm check make_points");
 }
 
-template <class F> void check(size_t n, int pattern, bool mont, uint64_t seed)
+template <class F> void check(size_t n, int pattern, bool mont, uint64_t seed, const cuzk_gpu_host_ops *ops)
 {
 	std::vector<uint64_t> ks(n);
 	std::vector<fr4> sc(n), up(n);
@@ -266,14 +266,23 @@ template <class F> void check(size_t n, int pattern, bool mont, uint64_t seed)
 	CUDA_OK(cudaMemcpyAsync(d_ks.get(), ks.data(), 8 * n, cudaMemcpyHostToDevice, s));
 	CUDA_OK(cudaMemcpyAsync(d_sc.get(), up.data(), 32 * n, cudaMemcpyHostToDevice, s));
 	make_bases<F>(static_cast<affine_t<F> *>(d_bases.get()), static_cast<const uint64_t *>(d_ks.get()), n, s);
-	jacobian_t<F> got;
-	run_msm(d_bases.get(), d_sc.get(), n, mont, &got, d_scratch.get(), sb, s, nullptr);
-	if (!same_point(got, want))
-		gpu_fail(CUZK_GPU_E_MISMATCH, "G%d MSM of %zu points (pattern %d, %s): GPU result differs from the reference",
-			 sizeof(F) == 48 ? 1 : 2, n, pattern, mont ? "Montgomery" : "canonical");
+	for (const cuzk_gpu_host_ops *o : {static_cast<const cuzk_gpu_host_ops *>(nullptr), ops}) {
+		if (o == nullptr && ops != nullptr && n > (size_t(1) << 20))
+			continue;   // the device's single-thread finish once is enough for large n
+		jacobian_t<F> got;
+		run_msm(d_bases.get(), d_sc.get(), n, mont, &got, d_scratch.get(), sb, s, nullptr, o);
+		if (!same_point(got, want))
+			gpu_fail(CUZK_GPU_E_MISMATCH,
+				 "G%d MSM of %zu points (pattern %d, %s, windows combined on the %s): GPU result "
+				 "differs from the reference",
+				 sizeof(F) == 48 ? 1 : 2, n, pattern, mont ? "Montgomery" : "canonical",
+				 o ? "host" : "device");
+		if (!ops)
+			break;
+	}
 }
 
-template <class F> void bench(unsigned log_size, unsigned reps, cuzk_msm_bench_result *out)
+template <class F> void bench(unsigned log_size, unsigned reps, const cuzk_gpu_host_ops *ops, cuzk_msm_bench_result *out)
 {
 	const size_t n = size_t(1) << log_size, distinct = std::min(n, size_t(1) << 22);
 	std::vector<uint64_t> ks(distinct);
@@ -295,12 +304,12 @@ template <class F> void bench(unsigned log_size, unsigned reps, cuzk_msm_bench_r
 	jacobian_t<F> res;
 	msm::profile_t prof;
 	// a warm-up call (module loading), then one with the phase clock
-	run_msm(bases, d_sc.get(), n, false, &res, d_scratch.get(), sb, s, nullptr);
-	run_msm(bases, d_sc.get(), n, false, &res, d_scratch.get(), sb, s, &prof);
+	run_msm(bases, d_sc.get(), n, false, &res, d_scratch.get(), sb, s, nullptr, ops);
+	run_msm(bases, d_sc.get(), n, false, &res, d_scratch.get(), sb, s, &prof, ops);
 	std::vector<double> ms;
 	for (unsigned r = 0; r < reps; r++) {
 		auto t0 = std::chrono::steady_clock::now();
-		run_msm(bases, d_sc.get(), n, false, &res, d_scratch.get(), sb, s, nullptr);
+		run_msm(bases, d_sc.get(), n, false, &res, d_scratch.get(), sb, s, nullptr, ops);
 		ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
 	}
 	std::sort(ms.begin(), ms.end());
@@ -317,30 +326,30 @@ template <class F> void bench(unsigned log_size, unsigned reps, cuzk_msm_bench_r
 } // namespace
 } // namespace cuzk
 
-extern "C" int cuzk_msm_check(int curve, size_t n, int pattern, int montgomery, uint64_t seed, char *err,
-			      size_t errlen)
+extern "C" int cuzk_msm_check(int curve, size_t n, int pattern, int montgomery, uint64_t seed,
+			      const cuzk_gpu_host_ops *ops, char *err, size_t errlen)
 {
 	return cuzk::gpu_entry(err, errlen, [&] {
 		if (curve == 1)
-			cuzk::check<cuzk::fp_t>(n, pattern, montgomery != 0, seed);
+			cuzk::check<cuzk::fp_t>(n, pattern, montgomery != 0, seed, ops);
 		else if (curve == 2)
-			cuzk::check<cuzk::fp2_t>(n, pattern, montgomery != 0, seed);
+			cuzk::check<cuzk::fp2_t>(n, pattern, montgomery != 0, seed, ops);
 		else
 			cuzk::gpu_fail(CUZK_GPU_E_INVAL, "msm check: curve %d is neither 1 (G1) nor 2 (G2)", curve);
 	});
 }
 
-extern "C" int cuzk_msm_bench(int curve, unsigned log_size, unsigned reps, cuzk_msm_bench_result *out, char *err,
-			      size_t errlen)
+extern "C" int cuzk_msm_bench(int curve, unsigned log_size, unsigned reps, const cuzk_gpu_host_ops *ops,
+			      cuzk_msm_bench_result *out, char *err, size_t errlen)
 {
 	return cuzk::gpu_entry(err, errlen, [&] {
 		if (log_size > 28)
 			cuzk::gpu_fail(CUZK_GPU_E_INVAL, "msm bench: log size %u is above 28", log_size);
 		*out = cuzk_msm_bench_result{};
 		if (curve == 1)
-			cuzk::bench<cuzk::fp_t>(log_size, reps, out);
+			cuzk::bench<cuzk::fp_t>(log_size, reps, ops, out);
 		else if (curve == 2)
-			cuzk::bench<cuzk::fp2_t>(log_size, reps, out);
+			cuzk::bench<cuzk::fp2_t>(log_size, reps, ops, out);
 		else
 			cuzk::gpu_fail(CUZK_GPU_E_INVAL, "msm bench: curve %d is neither 1 (G1) nor 2 (G2)", curve);
 	});

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cuzk_gpu.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -27,8 +29,11 @@ enum cuzk_msm_pattern {
  * that infinity appears among the bases), n scalars of the pattern, runs the
  * GPU MSM and compares it with (Σ s_i·k_i mod r)·G computed on the host: a
  * reference that shares no MSM code.  Scalars go in Montgomery form when
- * montgomery != 0.  -CUZK_GPU_E_MISMATCH when the two differ. */
-int cuzk_msm_check(int curve, size_t n, int pattern, int montgomery, uint64_t seed, char *err, size_t errlen);
+ * montgomery != 0.  The MSM runs twice: with the windows combined on the
+ * device, and (when ops is not NULL) by ops on the host.
+ * -CUZK_GPU_E_MISMATCH when a result differs. */
+int cuzk_msm_check(int curve, size_t n, int pattern, int montgomery, uint64_t seed, const cuzk_gpu_host_ops *ops,
+		   char *err, size_t errlen);
 
 /* Per-call figures of the benchmark. */
 typedef struct cuzk_msm_bench_result {
@@ -39,9 +44,10 @@ typedef struct cuzk_msm_bench_result {
 } cuzk_msm_bench_result;
 
 /* Times reps MSMs of 2^log_size random 255-bit scalars (canonical) with
- * resident points (made on the device: up to 2^22 distinct points, tiled). */
-int cuzk_msm_bench(int curve, unsigned log_size, unsigned reps, cuzk_msm_bench_result *out, char *err,
-		   size_t errlen);
+ * resident points (made on the device: up to 2^22 distinct points, tiled),
+ * the windows combined on the host by ops (NULL: on the device). */
+int cuzk_msm_bench(int curve, unsigned log_size, unsigned reps, const cuzk_gpu_host_ops *ops,
+		   cuzk_msm_bench_result *out, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

@@ -29,8 +29,15 @@
 #include <cub/device/device_select.cuh>
 #include <thrust/iterator/counting_iterator.h>
 
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <type_traits>
+
 #include "ec/xyzz.cuh"
 #include "ff/fp2.cuh"
+#include "msm/fp_impl.cuh"
 #include "msm/scalar.cuh"
 #include "util/check.cuh"
 
@@ -48,13 +55,13 @@ constexpr size_t PAIRS_CAP = size_t(1) << 28;
 // Upper bound on accumulation threads (chunks; sized at run time to one
 // resident wave): more than any current GPU keeps resident for this kernel.
 constexpr size_t CHUNKS_CAP = size_t(1) << 17;
-// Buckets per running-sum segment in the window reduction.
-constexpr unsigned SEG_BUCKETS = 32;
+// Each level of the window reduction (window_levels) has at most 1/128 of
+// the items of the one before: a handful of levels at most.
+constexpr unsigned MAX_LEVELS = 8;
 // Threads per block; the tree reductions keep one point per thread in shared memory.
 constexpr unsigned BLOCK = 128, RBLOCK = 64, RPER = 8;
 constexpr unsigned MAX_WINDOWS = (255 + C_MIN - 1) / C_MIN;
 static_assert(C_MAX <= 24 && C_MIN >= 2, "digits and keys are packed in 32 bits");
-static_assert((SEG_BUCKETS & (SEG_BUCKETS - 1)) == 0, "segments must divide the bucket count");
 
 // ---- plan --------------------------------------------------------------------
 
@@ -71,6 +78,55 @@ inline unsigned bitlen(size_t m)
 struct plan_t {
 	unsigned c = 0, windows = 0, group = 0;   // window bits, windows, windows per sort
 	size_t buckets = 0;                        // 2^(c-1) per window
+};
+
+// The window reduction computes V = Σ_j (j+1)·x_j over each window's items
+// x_j (first the buckets: bucket j holds digit j+1) in levels.  A level cuts
+// a window's count items into chunks of seg; each chunk's block forms
+// A_c = Σ (j - lo + 1)·x_j and R_c = Σ x_j (window_chunk).  With lo = c·seg,
+// V = Σ_c A_c + seg·Σ_c c·R_c, and Σ_c c·R_c is the same problem on R_1,
+// R_2, ... (R_c at position c - 1): the next level.  The last level has one
+// chunk.  So V = ΣA_0 + seg_0·(ΣA_1 + seg_1·(ΣA_2 + ...)).
+// A chunk is CHUNK_THREADS<F> threads of k items each: k sequential running
+// sums per thread, then a scan and a tree across the block, so a level's
+// depth is ~2k + 3·log2(threads) additions instead of 2·seg.
+template <class F> struct chunk_threads {
+	static constexpr unsigned value = 256;   // 256 XYZZ points of G1: 48 KiB of shared memory
+};
+template <> struct chunk_threads<fp2_t> {
+	static constexpr unsigned value = 128;
+};
+constexpr unsigned CHUNK_K_LARGE = 16, CHUNK_K_SMALL = 4;
+constexpr size_t CHUNK_LARGE_ITEMS = size_t(1) << 16;   // per window, where k = 16 pays
+
+struct window_levels {
+	unsigned count = 0;                 // levels
+	unsigned seg[MAX_LEVELS] = {};      // items per chunk: threads·k, a power of two
+	unsigned k[MAX_LEVELS] = {};        // items per thread
+	uint32_t items[MAX_LEVELS] = {};    // items per window
+	uint32_t nseg[MAX_LEVELS] = {};     // chunks per window
+	size_t total_segs = 0;              // Σ rows·nseg over the levels
+
+	window_levels(unsigned rows, size_t buckets, unsigned threads)
+	{
+		size_t n = buckets;
+		while (n && count < MAX_LEVELS) {
+			unsigned kk = n >= CHUNK_LARGE_ITEMS ? CHUNK_K_LARGE : CHUNK_K_SMALL;
+			if (n <= size_t(threads) * kk) {   // one chunk: as few items per thread as fit
+				kk = 1;
+				while (size_t(threads) * kk < n)
+					kk <<= 1;
+			}
+			k[count] = kk;
+			seg[count] = threads * kk;
+			items[count] = uint32_t(n);
+			nseg[count] = uint32_t((n + seg[count] - 1) / seg[count]);
+			total_segs += size_t(rows) * nseg[count];
+			n = nseg[count] - 1;
+			count++;
+		}
+		(void)rows;
+	}
 };
 
 // Everything depends only on bitlen(m), so the worst case over m <= n is a
@@ -110,23 +166,24 @@ struct scalar_is {
 };
 
 template <class F> struct scratch_layout {
-	size_t ones_idx, dense_idx, counts, cub_tmp, cub_bytes, keys[2], vals[2], buckets, heads, tails,
-		partials, red[2], wsums, ones_sum, result, total;
-	size_t pairs, nbuckets, nparts, nred;
+	size_t ones_idx, dense_idx, counts, cub_tmp, cub_bytes, keys[2], vals[2], buckets, heads[2], tails, ends, max_run,
+		partials, red[2], lvl_a, lvl_r, lvl_sums, wsums, ones_sum, result, total;
+	size_t pairs, nbuckets, nparts, nred, nlvl;
 
 	explicit scratch_layout(size_t n)
 	{
-		pairs = nbuckets = nparts = nred = 0;
+		pairs = nbuckets = nparts = nred = nlvl = 0;
 		size_t sel_bytes = 0, sort_bytes = 0;
 		for (unsigned k = 1; k <= bitlen(n); k++) {
 			plan_t p = make_plan(k);
 			size_t m = k >= 64 ? n : ((size_t(1) << k) - 1 < n ? (size_t(1) << k) - 1 : n);
 			size_t e = m * p.group;
 			size_t nb = p.windows * p.buckets;
-			size_t segs = nb / SEG_BUCKETS ? nb / SEG_BUCKETS : 1;
+			window_levels wl(p.windows, p.buckets, chunk_threads<F>::value);
 			pairs = e > pairs ? e : pairs;
 			nbuckets = nb > nbuckets ? nb : nbuckets;
-			nparts = segs > nparts ? segs : nparts;
+			nlvl = wl.total_segs > nlvl ? wl.total_segs : nlvl;
+			nparts = wl.total_segs > nparts ? wl.total_segs : nparts;
 		}
 		if (nparts < CHUNKS_CAP)
 			nparts = CHUNKS_CAP;   // partials also hold the ones' per-thread sums
@@ -155,14 +212,20 @@ template <class F> struct scratch_layout {
 		vals[0] = take(4 * pairs);
 		vals[1] = take(4 * pairs);
 		buckets = take(P * nbuckets);
-		heads = take(P * CHUNKS_CAP);
+		heads[0] = take(P * CHUNKS_CAP);
+		heads[1] = take(P * CHUNKS_CAP);
 		tails = take(P * CHUNKS_CAP);
+		ends = take(sizeof(uint32_t) * CHUNKS_CAP);
+		max_run = take(sizeof(uint32_t));
 		partials = take(P * nparts);
 		red[0] = take(P * nred);
 		red[1] = take(P * nred);
-		wsums = take(P * MAX_WINDOWS);
-		ones_sum = take(P);
-		result = take(sizeof(jacobian_t<F>));
+		lvl_a = take(P * nlvl);
+		lvl_r = take(P * nlvl);
+		lvl_sums = take(P * MAX_LEVELS * MAX_WINDOWS);
+		wsums = take(P * (MAX_WINDOWS + 1));   // the ones' sum right after the windows'
+		ones_sum = wsums + P * MAX_WINDOWS;
+		result = take(sizeof(jacobian_t<F>) * (MAX_WINDOWS + 1));
 		total = off;
 	}
 };
@@ -192,6 +255,25 @@ template <class F> __device__ __forceinline__ affine_t<F> load_affine(const uint
 	return r;
 }
 
+
+// The arithmetic type of the reduction kernels: for G1 the out-of-line Fp
+// product (inlined, a dozen products per addition overflow the instruction
+// cache); for G2 Fp2, whose products are out of line already.
+template <class F> struct reduce_arith {
+	using type = F;
+};
+template <> struct reduce_arith<fp_t> {
+	using type = fpx_t<fp_form::call>;
+};
+template <class A, class F> __device__ __forceinline__ xyzz_t<A> *as_arith(xyzz_t<F> *p)
+{
+	static_assert(sizeof(A) == sizeof(F), "the arithmetic type must keep the field's layout");
+	return reinterpret_cast<xyzz_t<A> *>(p);
+}
+template <class A, class F> __device__ __forceinline__ const xyzz_t<A> *as_arith(const xyzz_t<F> *p)
+{
+	return reinterpret_cast<const xyzz_t<A> *>(p);
+}
 
 // ---- kernels -----------------------------------------------------------------
 
@@ -259,26 +341,37 @@ template <class F> struct acc_blocks {
 template <> struct acc_blocks<fp2_t> {
 	static constexpr int value = 1;
 };
+template <fp_form M> struct acc_blocks<fpx_t<M>> {
+	static constexpr int value = fp_form_blocks<M>();
+};
 
 // Chunk t of the sorted pairs: entries [t·per, (t+1)·per).  Complete buckets go
 // straight to their slot; a bucket continued from the chunk before goes to
 // heads[t]; a bucket that starts here and runs on goes to tails[t].
-template <class F>
-__global__ void __launch_bounds__(BLOCK, acc_blocks<F>::value) accumulate(const uint4 *bases, const uint32_t *keys, const uint32_t *vals,
+// A is the field type the additions are computed in: F itself, or for G1 one
+// of the compiled forms of Fp (msm/fp_impl.cuh), same bytes as F.
+template <class F, class A>
+__global__ void __launch_bounds__(BLOCK, acc_blocks<A>::value) accumulate(const uint4 *bases, const uint32_t *keys, const uint32_t *vals,
 						    size_t npairs, size_t per, size_t nchunks, uint32_t nbuckets,
-						    xyzz_t<F> *buckets, xyzz_t<F> *heads, xyzz_t<F> *tails)
+						    xyzz_t<F> *buckets_f, xyzz_t<F> *heads_f, xyzz_t<F> *tails_f)
 {
+	static_assert(sizeof(A) == sizeof(F), "the arithmetic type must keep the field's layout");
 	size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
 	if (t >= nchunks)
 		return;
 	size_t lo = t * per, hi = lo + per < npairs ? lo + per : npairs;
 	if (lo >= hi)
 		return;
-	const F one = field_one<F>();
+	xyzz_t<A> *buckets = reinterpret_cast<xyzz_t<A> *>(buckets_f);
+	xyzz_t<A> *heads = reinterpret_cast<xyzz_t<A> *>(heads_f);
+	xyzz_t<A> *tails = reinterpret_cast<xyzz_t<A> *>(tails_f);
+	const F one_f = field_one<F>();
+	A one;
+	memcpy(&one, &one_f, sizeof one);
 	const uint32_t first = keys[lo];
 	const bool continued = lo > 0 && keys[lo - 1] == first;
 	uint32_t cur = first;
-	xyzz_t<F> acc;
+	xyzz_t<A> acc;
 	set_inf(acc);
 	for (size_t e = lo; e < hi; e++) {
 		uint32_t key = keys[e];
@@ -293,7 +386,7 @@ __global__ void __launch_bounds__(BLOCK, acc_blocks<F>::value) accumulate(const 
 			set_inf(acc);
 		}
 		uint32_t v = vals[e];
-		add_affine(acc, load_affine<F>(bases, v >> 1), v & 1, one);
+		add_affine(acc, load_affine<A>(bases, v >> 1), v & 1, one);
 	}
 	if (cur >= nbuckets)
 		return;   // the whole chunk was sentinels
@@ -306,16 +399,98 @@ __global__ void __launch_bounds__(BLOCK, acc_blocks<F>::value) accumulate(const 
 		buckets[cur] = acc;
 }
 
-// Finishes each bucket that starts in chunk t and runs on: its tail plus the
-// heads of the following chunks it covers.
 template <class F>
-__global__ void __launch_bounds__(BLOCK) fixup(const uint32_t *keys, size_t npairs, size_t per, size_t nchunks,
-					       uint32_t nbuckets, xyzz_t<F> *buckets, const xyzz_t<F> *heads,
-					       const xyzz_t<F> *tails)
+using accumulate_fn = void (*)(const uint4 *, const uint32_t *, const uint32_t *, size_t, size_t, size_t, uint32_t,
+			       xyzz_t<F> *, xyzz_t<F> *, xyzz_t<F> *);
+
+// The G1 accumulation in each form of Fp, one translation unit per form
+// (msm_g1_acc.cu) so that they compile side by side.
+template <fp_form M> accumulate_fn<fp_t> g1_accumulate();
+template <> accumulate_fn<fp_t> g1_accumulate<fp_form::inline_>();
+template <> accumulate_fn<fp_t> g1_accumulate<fp_form::call>();
+template <> accumulate_fn<fp_t> g1_accumulate<fp_form::sqmul>();
+template <> accumulate_fn<fp_t> g1_accumulate<fp_form::call3>();
+#define CUZK_MSM_G1_FORM(form)                                                              \
+	template <> cuzk::msm::accumulate_fn<cuzk::fp_t> cuzk::msm::g1_accumulate<cuzk::fp_form::form>() \
+	{                                                                                   \
+		return &accumulate<fp_t, fpx_t<fp_form::form>>;                             \
+	}
+
+// $CUZK_MSM_FP: inline, call, sqmul or call3 (default: DEFAULT_G1_FORM).
+constexpr fp_form DEFAULT_G1_FORM = fp_form::call;
+inline fp_form g1_form_from_env()
+{
+	const char *e = getenv("CUZK_MSM_FP");
+	if (!e || !*e)
+		return DEFAULT_G1_FORM;
+	if (!strcmp(e, "inline"))
+		return fp_form::inline_;
+	if (!strcmp(e, "call"))
+		return fp_form::call;
+	if (!strcmp(e, "sqmul"))
+		return fp_form::sqmul;
+	if (!strcmp(e, "call3"))
+		return fp_form::call3;
+	gpu_fail(CUZK_GPU_E_INVAL, "CUZK_MSM_FP=%s: expected inline, call, sqmul or call3", e);
+}
+
+template <class F> accumulate_fn<F> pick_accumulate()
+{
+	if constexpr (std::is_same<F, fp_t>::value) {
+		switch (g1_form_from_env()) {
+		case fp_form::inline_: return g1_accumulate<fp_form::inline_>();
+		case fp_form::sqmul: return g1_accumulate<fp_form::sqmul>();
+		case fp_form::call3: return g1_accumulate<fp_form::call3>();
+		default: return g1_accumulate<fp_form::call>();
+		}
+	} else {
+		return &accumulate<F, F>;
+	}
+}
+
+// Chunk j (j > 0) continues the bucket its predecessor ended with.
+__device__ __forceinline__ bool chunk_continues(const uint32_t *keys, size_t npairs, size_t per, uint32_t nbuckets,
+						size_t j)
+{
+	const size_t lo = j * per;
+	return j > 0 && lo < npairs && keys[lo] < nbuckets && keys[lo - 1] == keys[lo];
+}
+
+// A bucket may span many chunks (equal or structured scalars put most pairs
+// of a window in one bucket), so its heads are summed by a segmented
+// inclusive scan over the chunks (Hillis-Steele, log2 steps), not by one
+// thread in sequence.  Step d: out[j] = in[j] + in[j - d] when chunk j - d
+// continues the same bucket; only continuing chunks take part.
+template <class F>
+__global__ void __launch_bounds__(BLOCK) heads_scan(const uint32_t *keys, size_t npairs, size_t per, size_t nchunks,
+						    uint32_t nbuckets, const xyzz_t<F> *in_f, xyzz_t<F> *out_f,
+						    size_t d, const uint32_t *max_run)
+{
+	if (d >= *max_run)
+		return;   // no bucket spans more than d chunks: the scan is complete (out == in)
+	using A = typename reduce_arith<F>::type;
+	const xyzz_t<A> *in = as_arith<A>(in_f);
+	xyzz_t<A> *out = as_arith<A>(out_f);
+	size_t j = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+	if (j >= nchunks || !chunk_continues(keys, npairs, per, nbuckets, j))
+		return;
+	xyzz_t<A> v = in[j];
+	if (j > d && chunk_continues(keys, npairs, per, nbuckets, j - d) && keys[(j - d) * per] == keys[j * per])
+		add(v, in[j - d]);
+	out[j] = v;
+}
+
+// For each chunk t whose last bucket runs on (its owner), ends[t] = the last
+// chunk that bucket reaches (binary search: chunk first keys are sorted);
+// *max_run = the longest such run in chunks, so that the scan of the heads
+// stops after log2 of it.  Other chunks get ends[t] = 0.
+static __global__ void __launch_bounds__(BLOCK) run_ends(const uint32_t *keys, size_t npairs, size_t per, size_t nchunks,
+						  uint32_t nbuckets, uint32_t *ends, uint32_t *max_run)
 {
 	size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
 	if (t >= nchunks)
 		return;
+	ends[t] = 0;
 	size_t lo = t * per, hi = lo + per < npairs ? lo + per : npairs;
 	if (lo >= hi || hi >= npairs)
 		return;
@@ -324,52 +499,149 @@ __global__ void __launch_bounds__(BLOCK) fixup(const uint32_t *keys, size_t npai
 		return;
 	if (keys[lo] == last && lo > 0 && keys[lo - 1] == last)
 		return;   // a middle chunk of a longer bucket: not the owner
-	xyzz_t<F> acc = tails[t];
-	for (size_t j = t + 1; j < nchunks; j++) {
-		add(acc, heads[j]);
-		size_t hj = (j + 1) * per;
-		if (hj >= npairs || keys[hj] != last)
-			break;
+	size_t a = t + 1, b = nchunks;   // keys[a·per] == last; find the end of the run in [a, b)
+	while (b - a > 1) {
+		size_t mid = a + (b - a) / 2;
+		if (mid * per < npairs && keys[mid * per] == last)
+			a = mid;
+		else
+			b = mid;
 	}
-	buckets[last] = acc;
+	ends[t] = uint32_t(a);
+	atomicMax(max_run, uint32_t(a - t));
 }
 
-// Thread (w, s) of g windows: segment s holds buckets [s·S, (s+1)·S) of window w
-// (bucket b stands for digit b + 1).  Running sums from the top give
-// A = Σ (b - lo + 1)·B_b and R = Σ B_b; the segment's share of Σ d·B_d is
-// A + lo·R.
+// Finishes each bucket that starts in chunk t and runs on: its tail plus the
+// scanned heads of the last chunk it reaches.  The scan wrote heads1, then
+// heads0, ... for as many steps as did work (d = 1, 2, 4, ... below
+// *max_run), so the parity of that count says where it ended.
 template <class F>
-__global__ void __launch_bounds__(BLOCK) window_segments(const xyzz_t<F> *buckets, uint32_t g, uint32_t nb,
-							 uint32_t seg, xyzz_t<F> *out)
+__global__ void __launch_bounds__(BLOCK) fixup(const uint32_t *keys, size_t per, size_t nchunks,
+					       xyzz_t<F> *buckets_f, const xyzz_t<F> *heads0_f,
+					       const xyzz_t<F> *heads1_f, const xyzz_t<F> *tails_f,
+					       const uint32_t *ends, const uint32_t *max_run)
 {
-	uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
-	uint32_t segs = nb / seg;
-	if (t >= g * segs)
+	using A = typename reduce_arith<F>::type;
+	size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+	if (t >= nchunks || !ends[t])
 		return;
-	uint32_t w = t / segs, s = t % segs;
-	const xyzz_t<F> *b = buckets + size_t(w) * nb;
-	uint32_t lo = s * seg;
-	xyzz_t<F> run, acc;
+	unsigned steps = 0;
+	for (size_t d = 1; d < *max_run; d <<= 1)
+		steps++;
+	const xyzz_t<F> *scanned_f = steps & 1 ? heads1_f : heads0_f;
+	size_t hi = (t + 1) * per;
+	xyzz_t<A> acc = as_arith<A>(tails_f)[t];
+	add(acc, as_arith<A>(scanned_f)[ends[t]]);
+	as_arith<A>(buckets_f)[keys[hi - 1]] = acc;
+}
+
+// One level of the window reduction (window_levels): block (c, w) takes
+// chunk c of window w's items, in[w·stride + j] for j in [c·seg, (c+1)·seg)
+// and below count, k to a thread, and writes
+// a[w·nseg + c] = Σ (j - c·seg + 1)·x_j and r[w·nseg + c] = Σ x_j.
+// Thread t's items give a_t (weights 1..k) and r_t; the chunk's A is
+// Σ a_t + k·Σ_t t·r_t = Σ (a_t + k·S_t) with S_t = Σ_{t' >= t} r_t' for t >= 1:
+// one suffix scan, k·S_t by doublings, one tree.
+template <class F>
+__global__ void __launch_bounds__(chunk_threads<F>::value) window_chunk(const xyzz_t<F> *in_f, size_t stride,
+									 uint32_t count, uint32_t k, uint32_t nseg,
+									 xyzz_t<F> *a_f, xyzz_t<F> *r_f)
+{
+	using A = typename reduce_arith<F>::type;
+	constexpr unsigned T = chunk_threads<F>::value;
+	__shared__ xyzz_t<A> sh[T];
+	const unsigned t = threadIdx.x;
+	const uint32_t c = blockIdx.x, w = blockIdx.y;
+	const xyzz_t<A> *x = as_arith<A>(in_f) + size_t(w) * stride;
+	const uint32_t base = c * T * k, lo = base + t * k;
+	const uint32_t hi = lo + k < count ? lo + k : count;
+	xyzz_t<A> run, acc;
 	set_inf(run);
 	set_inf(acc);
-	for (uint32_t j = lo + seg; j-- > lo;) {
-		add(run, b[j]);
+	for (uint32_t j = hi; j-- > lo;) {   // nothing when lo >= count
+		add(run, x[j]);
 		add(acc, run);
 	}
-	if (lo)
-		add(acc, mul_small(run, lo));
-	out[t] = acc;
+	sh[t] = run;
+	__syncthreads();
+	for (unsigned d = 1; d < T; d <<= 1) {   // inclusive suffix sums
+		xyzz_t<A> nb;
+		if (t + d < T)
+			nb = sh[t + d];
+		__syncthreads();
+		if (t + d < T) {
+			xyzz_t<A> mine = sh[t];
+			add(mine, nb);
+			sh[t] = mine;
+		}
+		__syncthreads();
+	}
+	const uint32_t out = w * nseg + c;
+	if (t == 0)
+		as_arith<A>(r_f)[out] = sh[0];
+	xyzz_t<A> v;
+	set_inf(v);
+	if (t > 0) {
+		v = sh[t];
+		if (!is_inf(v))
+			for (uint32_t b = 1; b < k; b <<= 1)
+				v = dbl(v);
+	}
+	add(v, acc);
+	__syncthreads();
+	sh[t] = v;
+	__syncthreads();
+	for (unsigned h = T / 2; h > 0; h >>= 1) {
+		if (t < h) {
+			xyzz_t<A> u = sh[t];
+			add(u, sh[t + h]);
+			sh[t] = u;
+		}
+		__syncthreads();
+	}
+	if (t == 0)
+		as_arith<A>(a_f)[out] = sh[0];
+}
+
+// Window w's value from the per-level sums: v = ΣA_L + seg_L·v, from the
+// last level down (seg_L a power of two: log2 seg_L doublings).
+struct level_segs {
+	unsigned count;
+	unsigned log_seg[MAX_LEVELS];
+};
+
+template <class F>
+__global__ void __launch_bounds__(32) window_combine(const xyzz_t<F> *sums_f, uint32_t rows, level_segs lv,
+						     xyzz_t<F> *out_f)
+{
+	using A = typename reduce_arith<F>::type;
+	const xyzz_t<A> *sums = as_arith<A>(sums_f);
+	xyzz_t<A> *out = as_arith<A>(out_f);
+	uint32_t w = blockIdx.x * blockDim.x + threadIdx.x;
+	if (w >= rows)
+		return;
+	xyzz_t<A> v = sums[size_t(lv.count - 1) * MAX_WINDOWS + w];
+	for (unsigned L = lv.count - 1; L-- > 0;) {
+		if (!is_inf(v))
+			for (unsigned b = 0; b < lv.log_seg[L]; b++)
+				v = dbl(v);
+		add(v, sums[size_t(L) * MAX_WINDOWS + w]);
+	}
+	out[w] = v;
 }
 
 // out[row·nout + blk] = Σ of in[row·cols + j] for j in block blk's columns.
 template <class F>
-__global__ void __launch_bounds__(RBLOCK) reduce_rows(const xyzz_t<F> *in, size_t cols, xyzz_t<F> *out, size_t nout)
+__global__ void __launch_bounds__(RBLOCK) reduce_rows(const xyzz_t<F> *in_f, size_t cols, xyzz_t<F> *out_f, size_t nout)
 {
-	__shared__ xyzz_t<F> sh[RBLOCK];
+	using A = typename reduce_arith<F>::type;
+	const xyzz_t<A> *in = as_arith<A>(in_f);
+	xyzz_t<A> *out = as_arith<A>(out_f);
+	__shared__ xyzz_t<A> sh[RBLOCK];
 	const size_t row = blockIdx.y, blk = blockIdx.x;
 	const size_t per = RBLOCK * RPER;
 	size_t lo = blk * per, hi = lo + per < cols ? lo + per : cols;
-	xyzz_t<F> acc;
+	xyzz_t<A> acc;
 	set_inf(acc);
 	for (size_t j = lo + threadIdx.x; j < hi; j += RBLOCK)
 		add(acc, in[row * cols + j]);
@@ -377,7 +649,7 @@ __global__ void __launch_bounds__(RBLOCK) reduce_rows(const xyzz_t<F> *in, size_
 	__syncthreads();
 	for (unsigned s = RBLOCK / 2; s > 0; s >>= 1) {
 		if (threadIdx.x < s) {
-			xyzz_t<F> a = sh[threadIdx.x];
+			xyzz_t<A> a = sh[threadIdx.x];
 			add(a, sh[threadIdx.x + s]);
 			sh[threadIdx.x] = a;
 		}
@@ -387,7 +659,17 @@ __global__ void __launch_bounds__(RBLOCK) reduce_rows(const xyzz_t<F> *in, size_
 		out[row * nout + blk] = sh[0];
 }
 
-// Σ_w 2^(c·w)·S_w by Horner, plus the ones, as Jacobian.
+// The window sums and the ones' sum as Jacobian points, for the host.
+template <class F>
+__global__ void __launch_bounds__(32) to_jacobian_all(const xyzz_t<F> *in, unsigned count, jacobian_t<F> *out)
+{
+	unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+	if (t < count)
+		out[t] = to_jacobian(in[t]);
+}
+
+// Σ_w 2^(c·w)·S_w by Horner, plus the ones, as Jacobian (one thread: for
+// callers without host curve code).
 template <class F>
 __global__ void __launch_bounds__(1) finish(const xyzz_t<F> *wsums, unsigned windows, unsigned c, const xyzz_t<F> *ones,
 		       jacobian_t<F> *out)
@@ -414,6 +696,17 @@ struct profile_t {
 	unsigned c = 0, windows = 0, group = 0;
 	size_t ones = 0, dense = 0;
 };
+
+// $CUZK_MSM_PROFILE=1: every MSM prints its phases to stderr (diagnostics of
+// whole proofs, where no benchmark collects them).
+inline void print_profile(const profile_t &p, size_t n, const char *curve)
+{
+	static const char *names[PH_COUNT] = {"split", "ones", "pairs", "sort", "accumulate", "windows", "finish"};
+	fprintf(stderr, "msm %s n=%zu c=%u windows=%u ones=%zu dense=%zu:", curve, n, p.c, p.windows, p.ones, p.dense);
+	for (int i = 0; i < PH_COUNT; i++)
+		fprintf(stderr, " %s %.3f", names[i], p.ms[i]);
+	fprintf(stderr, " ms\n");
+}
 
 class phase_clock {
 	profile_t *prof_;
@@ -491,9 +784,51 @@ void sum_rows(const xyzz_t<F> *in, size_t rows, size_t cols, xyzz_t<F> *dst, xyz
 }
 
 // The whole MSM; throws gpu_error (caught at the C boundary).
+// The host's curve operations for F (nullptr when ops lacks them).
+template <class F> struct host_curve {
+	void (*acc)(uint64_t *, const uint64_t *) = nullptr;
+	void (*dbl)(uint64_t *) = nullptr;
+	explicit host_curve(const cuzk_gpu_host_ops *ops)
+	{
+		if (!ops)
+			return;
+		if constexpr (std::is_same<F, fp_t>::value) {
+			acc = ops->g1_acc;
+			dbl = ops->g1_dbl;
+		} else {
+			acc = ops->g2_acc;
+			dbl = ops->g2_dbl;
+		}
+	}
+	bool usable() const { return acc && dbl; }
+};
+
+// Σ_w 2^(c·w)·S_w + ones on the host, from Jacobian window sums in host layout
+// (jac[windows] is the ones' sum).
+template <class F>
+void host_horner(const host_curve<F> &hc, const jacobian_t<F> *jac, unsigned windows, unsigned c, jacobian_t<F> *out)
+{
+	static_assert(sizeof(jacobian_t<F>) % sizeof(uint64_t) == 0, "Jacobian points are whole u64 words");
+	jacobian_t<F> acc{};   // infinity: Z = 0
+	uint64_t *a = reinterpret_cast<uint64_t *>(&acc);
+	bool empty = true;
+	for (unsigned w = windows; w-- > 0;) {
+		if (!empty)
+			for (unsigned b = 0; b < c; b++)
+				hc.dbl(a);
+		if (!is_zero(jac[w].Z)) {
+			hc.acc(a, reinterpret_cast<const uint64_t *>(&jac[w]));
+			empty = false;
+		}
+	}
+	if (!is_zero(jac[windows].Z))
+		hc.acc(a, reinterpret_cast<const uint64_t *>(&jac[windows]));
+	*out = acc;
+}
+
 template <class F>
 void run(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobian_t<F> *h_out, void *d_scratch,
-	 size_t scratch_bytes, cudaStream_t s, profile_t *prof = nullptr)
+	 size_t scratch_bytes, cudaStream_t s, profile_t *prof = nullptr, const cuzk_gpu_host_ops *ops = nullptr)
 {
 	using P = xyzz_t<F>;
 	if (n > (size_t(1) << 28))
@@ -506,6 +841,10 @@ void run(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobi
 		*h_out = jacobian_t<F>{};   // infinity: Z = 0
 		return;
 	}
+	profile_t own_prof;
+	const bool print_prof = !prof && getenv("CUZK_MSM_PROFILE");
+	if (print_prof)
+		prof = &own_prof;
 	scratch_layout<F> L(n);
 	if (!d_scratch || scratch_bytes < L.total)
 		gpu_fail(CUZK_GPU_E_INVAL, "msm: scratch of %zu bytes, %zu needed for %zu points", scratch_bytes,
@@ -528,8 +867,9 @@ void run(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobi
 	CUDA_OK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
 	// Accumulation threads: exactly the ones the device keeps resident, one
 	// wave with equal work each (ncu showed 1.33 waves costing a tail).
+	const accumulate_fn<F> accumulate_k = pick_accumulate<F>();
 	int acc_per_sm = 0;
-	CUDA_OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&acc_per_sm, accumulate<F>, BLOCK, 0));
+	CUDA_OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&acc_per_sm, accumulate_k, BLOCK, 0));
 	size_t acc_threads = size_t(sms) * size_t(acc_per_sm > 0 ? acc_per_sm : 1) * BLOCK;
 	if (acc_threads > CHUNKS_CAP)
 		acc_threads = CHUNKS_CAP;
@@ -585,35 +925,81 @@ void run(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobi
 		clock.mark(PH_SORT);
 
 		P *buckets = static_cast<P *>(at(L.buckets)) + size_t(w0) * pl.buckets;
-		P *heads = static_cast<P *>(at(L.heads)), *tails = static_cast<P *>(at(L.tails));
+		P *heads[2] = {static_cast<P *>(at(L.heads[0])), static_cast<P *>(at(L.heads[1]))};
+		P *tails = static_cast<P *>(at(L.tails));
 		CUDA_OK(cudaMemsetAsync(buckets, 0, size_t(nb) * sizeof(P), s));
 		size_t nchunks = acc_threads;
 		size_t per = (npairs + nchunks - 1) / nchunks;
 		nchunks = (npairs + per - 1) / per;
-		accumulate<F><<<blocks_for(nchunks, BLOCK), BLOCK, 0, s>>>(bases, keys, vals, npairs, per, nchunks, nb,
-									    buckets, heads, tails);
+		accumulate_k<<<blocks_for(nchunks, BLOCK), BLOCK, 0, s>>>(bases, keys, vals, npairs, per, nchunks, nb,
+									   buckets, heads[0], tails);
 		CUDA_LAUNCHED("msm accumulate");
-		fixup<F><<<blocks_for(nchunks, BLOCK), BLOCK, 0, s>>>(keys, npairs, per, nchunks, nb, buckets, heads,
-								       tails);
+		uint32_t *ends = static_cast<uint32_t *>(at(L.ends)), *max_run = static_cast<uint32_t *>(at(L.max_run));
+		CUDA_OK(cudaMemsetAsync(max_run, 0, sizeof(uint32_t), s));
+		run_ends<<<blocks_for(nchunks, BLOCK), BLOCK, 0, s>>>(keys, npairs, per, nchunks, nb, ends, max_run);
+		CUDA_LAUNCHED("msm run_ends");
+		// Steps at or past the longest run return at once (they are all at
+		// the end, d only grows); fixup counts the steps that worked.
+		int cur = 0;
+		for (size_t d = 1; d < nchunks; d <<= 1) {
+			heads_scan<F><<<blocks_for(nchunks, BLOCK), BLOCK, 0, s>>>(keys, npairs, per, nchunks, nb,
+										    heads[cur], heads[cur ^ 1], d, max_run);
+			CUDA_LAUNCHED("msm heads_scan");
+			cur ^= 1;
+		}
+		fixup<F><<<blocks_for(nchunks, BLOCK), BLOCK, 0, s>>>(keys, per, nchunks, buckets, heads[0], heads[1],
+								       tails, ends, max_run);
 		CUDA_LAUNCHED("msm fixup");
 		clock.mark(PH_ACCUMULATE);
 	}
 	// All windows' buckets are kept, so their reduction is one wide launch.
 	if (windows) {
-		const uint32_t seg = pl.buckets < SEG_BUCKETS ? uint32_t(pl.buckets) : SEG_BUCKETS;
-		const uint32_t segs = uint32_t(pl.buckets / seg);
-		window_segments<F><<<blocks_for(size_t(windows) * segs, BLOCK), BLOCK, 0, s>>>(
-			static_cast<const P *>(at(L.buckets)), windows, uint32_t(pl.buckets), seg, partials);
-		CUDA_LAUNCHED("msm window_segments");
-		sum_rows<F>(partials, windows, segs, wsums, red0, red1, s);
+		const window_levels wl(windows, pl.buckets, chunk_threads<F>::value);
+		P *la = static_cast<P *>(at(L.lvl_a)), *lr = static_cast<P *>(at(L.lvl_r));
+		P *sums = static_cast<P *>(at(L.lvl_sums));
+		const P *in = static_cast<const P *>(at(L.buckets));
+		size_t stride = pl.buckets;
+		level_segs lv{wl.count, {}};
+		for (unsigned lvl = 0; lvl < wl.count; lvl++) {
+			const uint32_t nseg = wl.nseg[lvl];
+			window_chunk<F><<<dim3(nseg, windows), chunk_threads<F>::value, 0, s>>>(
+				in, stride, wl.items[lvl], wl.k[lvl], nseg, la, lr);
+			CUDA_LAUNCHED("msm window_chunk");
+			sum_rows<F>(la, windows, nseg, sums + size_t(lvl) * MAX_WINDOWS, red0, red1, s);
+			lv.log_seg[lvl] = bitlen(wl.seg[lvl]) - 1;
+			in = lr + 1;   // the next level's items: R_1, R_2, ...
+			stride = nseg;
+			la += size_t(windows) * nseg;
+			lr += size_t(windows) * nseg;
+		}
+		window_combine<F><<<blocks_for(windows, 32), 32, 0, s>>>(sums, windows, lv, wsums);
+		CUDA_LAUNCHED("msm window_combine");
 		clock.mark(PH_WINDOWS);
 	}
-	finish<F><<<1, 1, 0, s>>>(wsums, windows, pl.c, ones_sum, d_result);
-	CUDA_LAUNCHED("msm finish");
-	CUDA_OK(cudaMemcpyAsync(h_out, d_result, sizeof(jacobian_t<F>), cudaMemcpyDeviceToHost, s));
-	clock.mark(PH_FINISH);
-	CUDA_OK(cudaStreamSynchronize(s));
-	clock.collect();
+	const host_curve<F> hc(ops);
+	if (hc.usable()) {
+		// the windows' sums then the ones', as Jacobian, to the host
+		if (windows < MAX_WINDOWS)
+			CUDA_OK(cudaMemcpyAsync(wsums + windows, ones_sum, sizeof(P), cudaMemcpyDeviceToDevice, s));
+		to_jacobian_all<F><<<blocks_for(windows + 1, 32), 32, 0, s>>>(wsums, windows + 1, d_result);
+		CUDA_LAUNCHED("msm to_jacobian_all");
+		jacobian_t<F> jac[MAX_WINDOWS + 1];
+		CUDA_OK(cudaMemcpyAsync(jac, d_result, sizeof(jacobian_t<F>) * (windows + 1), cudaMemcpyDeviceToHost, s));
+		clock.mark(PH_FINISH);
+		CUDA_OK(cudaStreamSynchronize(s));
+		const auto t0 = std::chrono::steady_clock::now();
+		host_horner(hc, jac, windows, m ? pl.c : 0, h_out);
+		clock.collect();
+		if (prof)
+			prof->ms[PH_FINISH] += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+	} else {
+		finish<F><<<1, 1, 0, s>>>(wsums, windows, pl.c, ones_sum, d_result);
+		CUDA_LAUNCHED("msm finish");
+		CUDA_OK(cudaMemcpyAsync(h_out, d_result, sizeof(jacobian_t<F>), cudaMemcpyDeviceToHost, s));
+		clock.mark(PH_FINISH);
+		CUDA_OK(cudaStreamSynchronize(s));
+		clock.collect();
+	}
 	if (prof) {
 		prof->c = m ? pl.c : 0;
 		prof->windows = windows;
@@ -621,14 +1007,16 @@ void run(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobi
 		prof->ones = m1;
 		prof->dense = m;
 	}
+	if (print_prof)
+		print_profile(own_prof, n, std::is_same<F, fp_t>::value ? "g1" : "g2");
 }
 
 // The concrete drivers (msm_g1.cu, msm_g2.cu), for callers that need the
 // profile and should not instantiate the kernels again.
 void run_g1(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobian_t<fp_t> *h_out,
-	    void *d_scratch, size_t scratch_bytes, cudaStream_t s, profile_t *prof);
+	    void *d_scratch, size_t scratch_bytes, cudaStream_t s, profile_t *prof, const cuzk_gpu_host_ops *ops);
 void run_g2(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobian_t<fp2_t> *h_out,
-	    void *d_scratch, size_t scratch_bytes, cudaStream_t s, profile_t *prof);
+	    void *d_scratch, size_t scratch_bytes, cudaStream_t s, profile_t *prof, const cuzk_gpu_host_ops *ops);
 
 } // namespace msm
 } // namespace cuzk
@@ -638,22 +1026,23 @@ void run_g2(const void *d_bases, const void *d_scalars, size_t n, bool mont, jac
 #define CUZK_MSM_ENTRY_POINTS(name, F)                                                              \
 	void cuzk::msm::run_##name(const void *d_bases, const void *d_scalars, size_t n, bool mont,    \
 				   jacobian_t<F> *h_out, void *d_scratch, size_t scratch_bytes,          \
-				   cudaStream_t s, profile_t *prof)                                      \
+				   cudaStream_t s, profile_t *prof, const cuzk_gpu_host_ops *ops)        \
 	{                                                                                             \
-		run<F>(d_bases, d_scalars, n, mont, h_out, d_scratch, scratch_bytes, s, prof);       \
+		run<F>(d_bases, d_scalars, n, mont, h_out, d_scratch, scratch_bytes, s, prof, ops);  \
 	}                                                                                             \
 	extern "C" size_t cuzk_msm_##name##_scratch_bytes(size_t n)                                   \
 	{                                                                                             \
 		return cuzk::msm::scratch_layout<F>(n).total;                                        \
 	}                                                                                             \
 	extern "C" int cuzk_msm_##name(const void *d_bases, const void *d_scalars, size_t n,          \
-				       int scalars_montgomery, void *h_out_jac, void *d_scratch,       \
+				       int scalars_montgomery, void *h_out_jac,                         \
+				       const cuzk_gpu_host_ops *ops, void *d_scratch,                   \
 				       size_t scratch_bytes, cudaStream_t s, char *err, size_t errlen)  \
 	{                                                                                             \
 		return cuzk::gpu_entry(err, errlen, [&] {                                            \
 			cuzk::msm::run_##name(d_bases, d_scalars, n, scalars_montgomery != 0,          \
 					      static_cast<cuzk::jacobian_t<F> *>(h_out_jac), d_scratch, \
-					      scratch_bytes, s, nullptr);                               \
+					      scratch_bytes, s, nullptr, ops);                          \
 		});                                                                                   \
 	}
 

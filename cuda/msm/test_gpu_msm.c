@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cuzk_gpu.h"
+#include "groth16/gpu_host_ops.h"
 #include "msm/msm_check.h"
 
 struct msm_case {
@@ -36,7 +37,8 @@ static int run_cases(const struct msm_case *cs, size_t count)
 	for (size_t i = 0; i < count; i++) {
 		const struct msm_case *c = &cs[i];
 		err[0] = 0;
-		int r = cuzk_msm_check(c->curve, c->n, c->pattern, c->montgomery, 1000 + i, err, sizeof err);
+		int r = cuzk_msm_check(c->curve, c->n, c->pattern, c->montgomery, 1000 + i, groth16_gpu_host_ops(), err,
+				       sizeof err);
 		printf("G%-4d %10zu %-8s %-10s %s%s%s\n", c->curve, c->n, pattern_name(c->pattern),
 		       c->montgomery ? "montgomery" : "canonical", r ? "FAIL" : "ok", r ? ": " : "", r ? err : "");
 		fflush(stdout);
@@ -50,7 +52,7 @@ static int bench(int curve, unsigned log_size, unsigned reps)
 	static const char *phases[] = {"split", "ones", "pairs", "sort", "accumulate", "windows", "finish"};
 	cuzk_msm_bench_result b;
 	char err[512] = "";
-	int r = cuzk_msm_bench(curve, log_size, reps, &b, err, sizeof err);
+	int r = cuzk_msm_bench(curve, log_size, reps, groth16_gpu_host_ops(), &b, err, sizeof err);
 	if (r) {
 		fprintf(stderr, "bench G%d 2^%u: %s\n", curve, log_size, err);
 		return 1;

@@ -14,8 +14,8 @@ using namespace cuzk;
 
 namespace {
 
-using msm_fn = int (*)(const void *, const void *, size_t, int, void *, void *, size_t, cudaStream_t, char *,
-		       size_t);
+using msm_fn = int (*)(const void *, const void *, size_t, int, void *, const cuzk_gpu_host_ops *, void *, size_t,
+		       cudaStream_t, char *, size_t);
 
 double ms_since(std::chrono::steady_clock::time_point t0)
 {
@@ -60,14 +60,15 @@ struct msm_query {
 	uint64_t *out;            // Jacobian, host layout
 	size_t out_words;
 	void (*acc)(uint64_t *, const uint64_t *);
+	const cuzk_gpu_host_ops *ops;
 };
 
 void msm_call(const msm_query &q, const void *bases, const fr_t *scalars, size_t n, uint64_t *out, workspace &ws,
 	      const proof_layout &L)
 {
 	char msg[512] = "";
-	int rc = q.fn(bases, scalars, n, q.montgomery, out, ws.mem.as<char>() + L.off_msm, L.msm_bytes, ws.compute,
-		      msg, sizeof msg);
+	int rc = q.fn(bases, scalars, n, q.montgomery, out, q.ops, ws.mem.as<char>() + L.off_msm, L.msm_bytes,
+		      ws.compute, msg, sizeof msg);
 	if (rc)
 		gpu_fail(-rc, "MSM of query %s (%zu points): %s", q.name, n, msg);
 }
@@ -180,7 +181,7 @@ extern "C" int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, c
 		}
 		const int mont = w->montgomery ? 1 : 0;
 		msm_query q_h{"h", cuzk_msm_g1, G1_AFF_BYTES, res ? res->h : nullptr, srs->h, h_scalars, L.m - 1,
-			      1, out->h, 18, ops ? ops->g1_acc : nullptr};
+			      1, out->h, 18, ops ? ops->g1_acc : nullptr, ops};
 		auto t0 = std::chrono::steady_clock::now();
 		run_msm(q_h, ws, L, batch);
 		tm.msm_h_ms = ms_since(t0);
@@ -197,13 +198,13 @@ extern "C" int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, c
 		density_compact(C + b_in, aux, na, b_aux_bits, dscr, L.density_bytes, ws.compute);
 
 		msm_query q_l{"l", cuzk_msm_g1, G1_AFF_BYTES, res ? res->l : nullptr, srs->l, aux, na, mont, out->l,
-			      18, ops ? ops->g1_acc : nullptr};
+			      18, ops ? ops->g1_acc : nullptr, ops};
 		msm_query q_a{"a", cuzk_msm_g1, G1_AFF_BYTES, res ? res->a : nullptr, srs->a, Bv, n_a, mont, out->a,
-			      18, ops ? ops->g1_acc : nullptr};
+			      18, ops ? ops->g1_acc : nullptr, ops};
 		msm_query q_b1{"b_g1", cuzk_msm_g1, G1_AFF_BYTES, res ? res->b_g1 : nullptr, srs->b_g1, C, n_b, mont,
-			       out->b_g1, 18, ops ? ops->g1_acc : nullptr};
+			       out->b_g1, 18, ops ? ops->g1_acc : nullptr, ops};
 		msm_query q_b2{"b_g2", cuzk_msm_g2, G2_AFF_BYTES, res ? res->b_g2 : nullptr, srs->b_g2, C, n_b, mont,
-			       out->b_g2, 36, ops ? ops->g2_acc : nullptr};
+			       out->b_g2, 36, ops ? ops->g2_acc : nullptr, ops};
 		double *slot[4] = {&tm.msm_l_ms, &tm.msm_a_ms, &tm.msm_b_g1_ms, &tm.msm_b_g2_ms};
 		const msm_query *qs[4] = {&q_l, &q_a, &q_b1, &q_b2};
 		for (int i = 0; i < 4; i++) {

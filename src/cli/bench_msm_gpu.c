@@ -5,6 +5,7 @@
 
 #ifdef CUZK_HAVE_CUDA
 
+#include "groth16/gpu_host_ops.h"
 #include "msm/msm_check.h"
 
 #define BENCH_MSM_GPU_REPS 5
@@ -15,7 +16,8 @@ int bench_msm_gpu(struct bench_report *rep, int g2, unsigned log_size, cuzk_erro
 					      "  accumulate", "  windows", "  finish"};
 	cuzk_msm_bench_result b;
 	char msg[CUZK_ERRMSG_MAX] = "";
-	int r = cuzk_msm_bench(g2 ? 2 : 1, log_size, BENCH_MSM_GPU_REPS, &b, msg, sizeof msg);
+	int r = cuzk_msm_bench(g2 ? 2 : 1, log_size, BENCH_MSM_GPU_REPS, groth16_gpu_host_ops(), &b, msg,
+			       sizeof msg);
 	if (r < 0)
 		return cuzk_fail(err, -r, "bench msm --backend gpu: %s", msg);
 	bench_count(rep, "points", (uint64_t)1 << log_size);

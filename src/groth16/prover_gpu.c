@@ -10,14 +10,13 @@
 #include <time.h>
 
 #include "cuzk_gpu.h"
+#include "groth16/gpu_host_ops.h"
 #include "groth16/prover.h"
 
 _Static_assert(CUZK_GPU_E_INVAL == CUZK_E_INVAL && CUZK_GPU_E_NOMEM == CUZK_E_NOMEM &&
 		       CUZK_GPU_E_MISMATCH == CUZK_E_MISMATCH && CUZK_GPU_E_UNSUPPORTED == CUZK_E_UNSUPPORTED &&
 		       CUZK_GPU_E_GPU == CUZK_E_GPU && CUZK_GPU_E_VRAM == CUZK_E_VRAM,
 	       "cuzk_gpu.h codes must be enum cuzk_status's");
-_Static_assert(sizeof(g1_jac_t) == 18 * sizeof(uint64_t) && sizeof(g2_jac_t) == 36 * sizeof(uint64_t),
-	       "Jacobian points cross the GPU boundary as limb arrays");
 _Static_assert(sizeof(fr_t) == 32 && sizeof(g1_aff_t) == 96 && sizeof(g2_aff_t) == 192,
 	       "the device reads the host's layouts");
 
@@ -93,24 +92,6 @@ void groth16_gpu_unload_params(groth16_gpu *gpu, const groth16_params *p)
 	cuzk_gpu_unload_srs(gpu->dev, p);
 }
 
-static void g1_acc_limbs(uint64_t acc[18], const uint64_t part[18])
-{
-	g1_jac_t a, b, r;
-	memcpy(&a, acc, sizeof(a));
-	memcpy(&b, part, sizeof(b));
-	g1_add(&r, &a, &b);
-	memcpy(acc, &r, sizeof(r));
-}
-
-static void g2_acc_limbs(uint64_t acc[36], const uint64_t part[36])
-{
-	g2_jac_t a, b, r;
-	memcpy(&a, acc, sizeof(a));
-	memcpy(&b, part, sizeof(b));
-	g2_add(&r, &a, &b);
-	memcpy(acc, &r, sizeof(r));
-}
-
 int groth16_gpu_prove(groth16_gpu *gpu, const groth16_params *p, const groth16_witness_view *w,
 		      int witness_pinned, const fr_t *r, const fr_t *s, groth16_proof *out,
 		      groth16_timings *t, cuzk_error *err)
@@ -137,11 +118,10 @@ int groth16_gpu_prove(groth16_gpu *gpu, const groth16_params *p, const groth16_w
 		.b_input_density = w->b_input_density,
 		.b_aux_density = w->b_aux_density,
 	};
-	const cuzk_gpu_host_ops ops = { .g1_acc = g1_acc_limbs, .g2_acc = g2_acc_limbs };
 	cuzk_gpu_sums sums;
 	cuzk_gpu_timings gt;
 	char msg[CUZK_ERRMSG_MAX] = "";
-	rc = cuzk_gpu_prove_sums(gpu->dev, &srs, &wit, &ops, &sums, &gt, msg, sizeof msg);
+	rc = cuzk_gpu_prove_sums(gpu->dev, &srs, &wit, groth16_gpu_host_ops(), &sums, &gt, msg, sizeof msg);
 	if (rc)
 		return gpu_error(err, rc, msg, gpu->device);
 	groth16_query_sums q;
