@@ -1,20 +1,25 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-// Fp as the bucket accumulation sees it: the same bytes as fp_t, with a
-// choice of how its products are compiled.  The accumulation kernel is bound
-// by the issue rate of its multiply-adds; which form issues best is an
-// empirical question (inlined products overflow the instruction cache; calls
-// forbid the scheduler to overlap two products), so the MSM is built with
-// each form and $CUZK_MSM_FP picks one at run time.
+// The fields as the bucket accumulation sees them: the same bytes as fp_t
+// and fp2_t, with a choice of how their products are compiled.  The
+// accumulation is bound by the issue rate of its multiply-adds, and which
+// form issues best is an empirical question: inlined products overflow the
+// instruction cache, calls keep the scheduler from overlapping two products.
+// The MSM is built with both forms and $CUZK_MSM_FP picks one at run time:
 //
-//   inline:  every product and square inlined where it is used;
-//   call:    products and squares are calls to one out-of-line copy each;
-//   sqmul:   as call, with squares computed as products (one copy of code);
-//   call3:   as call, the kernel compiled for 3 blocks per SM instead of 4
-//            (more registers, fewer spills around the calls).
+//   call (default): every Fp product and square is a call to one
+//                   out-of-line copy (for G2, also those inside Fp2's);
+//   inline:         every product inlined where it is used (Fp2's own
+//                   product and square stay out of line, as in fp2.cuh).
+//
+// Measured on one H200 (2026-12-01, tests/gpu/bench.sh): G1 2^26 534 ms
+// with call, 579 ms inline; G2 2^24 456 ms with call, 536 ms inline.  Also
+// tried and dropped, same card: squares as products (G1 2^26 541 ms), the
+// G1 kernel at 3 blocks per SM instead of 4 (548 ms), G2 at 3 or 4 blocks
+// per SM instead of 1-2 (508-609 ms), 64-bit partial products (G2 509 ms).
 #ifndef CUZK_CUDA_MSM_FP_IMPL_CUH
 #define CUZK_CUDA_MSM_FP_IMPL_CUH
 
-#include "ff/fp.cuh"
+#include "ff/fp2.cuh"
 
 #ifdef __CUDACC__
 #define CUZK_FP_CALL [[maybe_unused]] static __host__ __device__ __noinline__
@@ -24,27 +29,39 @@
 
 namespace cuzk {
 
-enum class fp_form : int { inline_ = 0, call = 1, sqmul = 2, call3 = 3 };
-
-template <fp_form M> struct fpx_t {
-	fp_t f;
-};
+enum class fp_form : int { inline_ = 0, call = 1 };
 
 namespace fp_calls {
 // By value: arguments and results travel in registers, not through a stack frame.
 CUZK_FP_CALL fp_t mul(fp_t a, fp_t b) { return cuzk::mul(a, b); }
 CUZK_FP_CALL fp_t sqr(fp_t a) { return cuzk::sqr(a); }
+// fp2.cuh's Karatsuba product and two-product square over the call above.
+CUZK_FP_CALL fp2_t fp2_mul(fp2_t a, fp2_t b)
+{
+	fp_t v0 = fp_calls::mul(a.c0, b.c0), v1 = fp_calls::mul(a.c1, b.c1);
+	fp_t s = fp_calls::mul(add(a.c0, a.c1), add(b.c0, b.c1));
+	return {sub(v0, v1), sub(sub(s, v0), v1)};
+}
+CUZK_FP_CALL fp2_t fp2_sqr(fp2_t a)
+{
+	return {fp_calls::mul(add(a.c0, a.c1), sub(a.c0, a.c1)), dbl(fp_calls::mul(a.c0, a.c1))};
+}
 } // namespace fp_calls
 
-template <fp_form M> CUZK_HD bool is_zero(const fpx_t<M> &a) { return is_zero(a.f); }
-template <fp_form M> CUZK_HD bool eq(const fpx_t<M> &a, const fpx_t<M> &b) { return eq(a.f, b.f); }
-template <fp_form M> CUZK_HD fpx_t<M> add(const fpx_t<M> &a, const fpx_t<M> &b) { return {add(a.f, b.f)}; }
-template <fp_form M> CUZK_HD fpx_t<M> sub(const fpx_t<M> &a, const fpx_t<M> &b) { return {sub(a.f, b.f)}; }
-template <fp_form M> CUZK_HD fpx_t<M> dbl(const fpx_t<M> &a) { return {dbl(a.f)}; }
-template <fp_form M> CUZK_HD fpx_t<M> neg(const fpx_t<M> &a) { return {neg(a.f)}; }
-template <fp_form M> CUZK_HD fpx_t<M> cneg(const fpx_t<M> &a, bool flag) { return {cneg(a.f, flag)}; }
+// F (fp_t or fp2_t) with its products in form M.
+template <class F, fp_form M> struct fx_t {
+	F f;
+};
 
-template <fp_form M> CUZK_HD fpx_t<M> mul(const fpx_t<M> &a, const fpx_t<M> &b)
+template <class F, fp_form M> CUZK_HD bool is_zero(const fx_t<F, M> &a) { return is_zero(a.f); }
+template <class F, fp_form M> CUZK_HD bool eq(const fx_t<F, M> &a, const fx_t<F, M> &b) { return eq(a.f, b.f); }
+template <class F, fp_form M> CUZK_HD fx_t<F, M> add(const fx_t<F, M> &a, const fx_t<F, M> &b) { return {add(a.f, b.f)}; }
+template <class F, fp_form M> CUZK_HD fx_t<F, M> sub(const fx_t<F, M> &a, const fx_t<F, M> &b) { return {sub(a.f, b.f)}; }
+template <class F, fp_form M> CUZK_HD fx_t<F, M> dbl(const fx_t<F, M> &a) { return {dbl(a.f)}; }
+template <class F, fp_form M> CUZK_HD fx_t<F, M> neg(const fx_t<F, M> &a) { return {neg(a.f)}; }
+template <class F, fp_form M> CUZK_HD fx_t<F, M> cneg(const fx_t<F, M> &a, bool flag) { return {cneg(a.f, flag)}; }
+
+template <fp_form M> CUZK_HD fx_t<fp_t, M> mul(const fx_t<fp_t, M> &a, const fx_t<fp_t, M> &b)
 {
 	if constexpr (M == fp_form::inline_)
 		return {mul(a.f, b.f)};
@@ -52,20 +69,33 @@ template <fp_form M> CUZK_HD fpx_t<M> mul(const fpx_t<M> &a, const fpx_t<M> &b)
 		return {fp_calls::mul(a.f, b.f)};
 }
 
-template <fp_form M> CUZK_HD fpx_t<M> sqr(const fpx_t<M> &a)
+template <fp_form M> CUZK_HD fx_t<fp_t, M> sqr(const fx_t<fp_t, M> &a)
 {
 	if constexpr (M == fp_form::inline_)
 		return {sqr(a.f)};
-	else if constexpr (M == fp_form::sqmul)
-		return {fp_calls::mul(a.f, a.f)};
 	else
 		return {fp_calls::sqr(a.f)};
 }
 
-// Blocks per SM the accumulation kernel is compiled for.
-template <fp_form M> constexpr int fp_form_blocks() { return M == fp_form::call3 ? 3 : 4; }
+template <fp_form M> CUZK_HD fx_t<fp2_t, M> mul(const fx_t<fp2_t, M> &a, const fx_t<fp2_t, M> &b)
+{
+	if constexpr (M == fp_form::inline_)
+		return {mul(a.f, b.f)};
+	else
+		return {fp_calls::fp2_mul(a.f, b.f)};
+}
 
-static_assert(sizeof(fpx_t<fp_form::call>) == sizeof(fp_t), "fpx_t must keep fp_t's layout");
+template <fp_form M> CUZK_HD fx_t<fp2_t, M> sqr(const fx_t<fp2_t, M> &a)
+{
+	if constexpr (M == fp_form::inline_)
+		return {sqr(a.f)};
+	else
+		return {fp_calls::fp2_sqr(a.f)};
+}
+
+static_assert(sizeof(fx_t<fp_t, fp_form::call>) == sizeof(fp_t) &&
+		      sizeof(fx_t<fp2_t, fp_form::call>) == sizeof(fp2_t),
+	      "fx_t must keep the field's layout");
 
 } // namespace cuzk
 

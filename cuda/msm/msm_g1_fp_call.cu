@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-// The G1 bucket accumulation with Fp products in the "call" form (msm/fp_impl.cuh).
+// The G1 bucket accumulation with field products in the "call" form (msm/fp_impl.cuh).
 #include "msm/pippenger.cuh"
 
-CUZK_MSM_G1_FORM(call)
+CUZK_MSM_ACCUMULATE_IN(fp_t, call)

@@ -263,7 +263,7 @@ template <class F> struct reduce_arith {
 	using type = F;
 };
 template <> struct reduce_arith<fp_t> {
-	using type = fpx_t<fp_form::call>;
+	using type = fx_t<fp_t, fp_form::call>;
 };
 template <class A, class F> __device__ __forceinline__ xyzz_t<A> *as_arith(xyzz_t<F> *p)
 {
@@ -341,8 +341,8 @@ template <class F> struct acc_blocks {
 template <> struct acc_blocks<fp2_t> {
 	static constexpr int value = 1;
 };
-template <fp_form M> struct acc_blocks<fpx_t<M>> {
-	static constexpr int value = fp_form_blocks<M>();
+template <class F, fp_form M> struct acc_blocks<fx_t<F, M>> {
+	static constexpr int value = acc_blocks<F>::value;
 };
 
 // Chunk t of the sorted pairs: entries [t·per, (t+1)·per).  Complete buckets go
@@ -403,49 +403,34 @@ template <class F>
 using accumulate_fn = void (*)(const uint4 *, const uint32_t *, const uint32_t *, size_t, size_t, size_t, uint32_t,
 			       xyzz_t<F> *, xyzz_t<F> *, xyzz_t<F> *);
 
-// The G1 accumulation in each form of Fp, one translation unit per form
-// (msm_g1_acc.cu) so that they compile side by side.
-template <fp_form M> accumulate_fn<fp_t> g1_accumulate();
-template <> accumulate_fn<fp_t> g1_accumulate<fp_form::inline_>();
-template <> accumulate_fn<fp_t> g1_accumulate<fp_form::call>();
-template <> accumulate_fn<fp_t> g1_accumulate<fp_form::sqmul>();
-template <> accumulate_fn<fp_t> g1_accumulate<fp_form::call3>();
-#define CUZK_MSM_G1_FORM(form)                                                              \
-	template <> cuzk::msm::accumulate_fn<cuzk::fp_t> cuzk::msm::g1_accumulate<cuzk::fp_form::form>() \
-	{                                                                                   \
-		return &accumulate<fp_t, fpx_t<fp_form::form>>;                             \
+// The accumulation of each curve in each form of its field (msm/fp_impl.cuh),
+// one translation unit each (msm_g*_fp_*.cu) so that they compile side by side.
+template <class F, fp_form M> accumulate_fn<F> accumulate_in();
+template <> accumulate_fn<fp_t> accumulate_in<fp_t, fp_form::inline_>();
+template <> accumulate_fn<fp_t> accumulate_in<fp_t, fp_form::call>();
+template <> accumulate_fn<fp2_t> accumulate_in<fp2_t, fp_form::inline_>();
+template <> accumulate_fn<fp2_t> accumulate_in<fp2_t, fp_form::call>();
+#define CUZK_MSM_ACCUMULATE_IN(F, form)                                                               \
+	template <> cuzk::msm::accumulate_fn<cuzk::F> cuzk::msm::accumulate_in<cuzk::F, cuzk::fp_form::form>() \
+	{                                                                                             \
+		return &accumulate<F, fx_t<F, fp_form::form>>;                                        \
 	}
 
-// $CUZK_MSM_FP: inline, call, sqmul or call3 (default: DEFAULT_G1_FORM).
-constexpr fp_form DEFAULT_G1_FORM = fp_form::call;
-inline fp_form g1_form_from_env()
+// $CUZK_MSM_FP: call (the default) or inline.
+inline fp_form form_from_env()
 {
 	const char *e = getenv("CUZK_MSM_FP");
-	if (!e || !*e)
-		return DEFAULT_G1_FORM;
+	if (!e || !*e || !strcmp(e, "call"))
+		return fp_form::call;
 	if (!strcmp(e, "inline"))
 		return fp_form::inline_;
-	if (!strcmp(e, "call"))
-		return fp_form::call;
-	if (!strcmp(e, "sqmul"))
-		return fp_form::sqmul;
-	if (!strcmp(e, "call3"))
-		return fp_form::call3;
-	gpu_fail(CUZK_GPU_E_INVAL, "CUZK_MSM_FP=%s: expected inline, call, sqmul or call3", e);
+	gpu_fail(CUZK_GPU_E_INVAL, "CUZK_MSM_FP=%s: expected call or inline", e);
 }
 
 template <class F> accumulate_fn<F> pick_accumulate()
 {
-	if constexpr (std::is_same<F, fp_t>::value) {
-		switch (g1_form_from_env()) {
-		case fp_form::inline_: return g1_accumulate<fp_form::inline_>();
-		case fp_form::sqmul: return g1_accumulate<fp_form::sqmul>();
-		case fp_form::call3: return g1_accumulate<fp_form::call3>();
-		default: return g1_accumulate<fp_form::call>();
-		}
-	} else {
-		return &accumulate<F, F>;
-	}
+	return form_from_env() == fp_form::inline_ ? accumulate_in<F, fp_form::inline_>()
+						   : accumulate_in<F, fp_form::call>();
 }
 
 // Chunk j (j > 0) continues the bucket its predecessor ended with.

@@ -7,7 +7,7 @@
 #
 # 1. cuda/test_gpu_ntt: GPU NTTs (all kinds, 2^1..2^20) and h against the CPU,
 #    with each register-round width of the NTT kernel;
-# 2. the GPU MSM test, if the build has one, with each form of the Fp product;
+# 2. the GPU MSM test, if the build has one, with each form of the field products;
 # 3. for 2^10 .. 2^MAX_LOG constraints (default 18), circuits from the
 #    generator: `cuzk prove --backend gpu --seed N` must write the bytes of
 #    `--backend cpu --seed N`, and the GPU proof must verify;
@@ -57,11 +57,12 @@ step "GPU NTT and h == CPU (2^1..2^20)" ntt.log "$B/cuda/test_gpu_ntt"
 for rb in 2 3; do
 	step "GPU NTT and h == CPU, round bits $rb" "ntt-rb$rb.log" env CUZK_NTT_ROUND_BITS=$rb "$B/cuda/test_gpu_ntt"
 done
-# Every compiled form of the G1 accumulation's Fp product (CUZK_MSM_FP).
+# Both compiled forms of the accumulations' field products (CUZK_MSM_FP;
+# cuda/msm/fp_impl.cuh).
 for msm_test in "$B"/cuda/msm/test_gpu_msm "$B"/cuda/test_gpu_msm; do
 	[ -x "$msm_test" ] || continue
-	for form in inline call sqmul call3; do
-		step "GPU MSM == CPU, Fp form $form" "msm-$form.log" env CUZK_MSM_FP=$form "$msm_test"
+	for form in call inline; do
+		step "GPU MSM == CPU, field products $form" "msm-$form.log" env CUZK_MSM_FP=$form "$msm_test"
 	done
 done
 
