@@ -276,6 +276,25 @@ CUZK_HD fr_t fr_omega_2_28(bool inverse)
 			       0xef31d1fdu, 0xe7a75dc5u, 0x6d5074c8u}};
 }
 
+// ω_8^e for e = 1, 2, 3 (ω_8^2 = ω_4), ω_8 = ω_{2^28}^(2^25), or their inverses:
+// the twiddles of a radix-8 butterfly, as immediates.
+CUZK_HD fr_t fr_root_8(unsigned e, bool inverse)
+{
+	if (inverse)
+		return e == 1 ? fr_t{{0xc14d5724u, 0xeee067bcu, 0x90c5a3beu, 0x34467c7eu, 0x7b6536c9u, 0x80b27f64u,
+				      0x3c033457u, 0x1a78ad5bu}}
+		     : e == 2 ? fr_t{{0x55763050u, 0x0c4fa98au, 0x9ff7a200u, 0x4c8ea2c2u, 0xe43b5ddfu, 0x649fca48u,
+				      0xfc43f9d3u, 0x26c0c34du}}
+			      : fr_t{{0xd3bd1009u, 0x9130b669u, 0xb2a061a7u, 0xe4fba97fu, 0xb34b26a8u, 0xf34408cfu,
+				      0x06ff7a2cu, 0x1f35a4ecu}};
+	return e == 1 ? fr_t{{0x2c42eff8u, 0x6ecf4995u, 0x4d5dfa57u, 0x6ec1fa83u, 0x5656b15cu, 0x3ff5cf38u,
+			      0x229e031bu, 0x54b80267u}}
+	     : e == 2 ? fr_t{{0xaa89cfb1u, 0xf3b05674u, 0x6006b9feu, 0x072f0140u, 0x25667a26u, 0xce9a0dbfu,
+			      0x2d598374u, 0x4d2ce405u}}
+		      : fr_t{{0x3eb2a8ddu, 0x111f9842u, 0x6f38b840u, 0x1f772784u, 0x8e3ca13cu, 0xb28758a3u,
+			      0xed9a48f0u, 0x5974f9f7u}};
+}
+
 // The coset shift g = 7 and g^-1.
 CUZK_HD fr_t fr_coset_gen(bool inverse)
 {

@@ -212,6 +212,14 @@ void check_constants()
 	CHECK(same(cuzk::fr_omega_2_28(false), r));
 	fr_inv(&r, &r);
 	CHECK(same(cuzk::fr_omega_2_28(true), r));
+	::fr_t w8;
+	fr_root_of_unity(&w8, 3);
+	for (unsigned e = 1; e <= 3; e++) {
+		fr_pow_u64(&r, &w8, e);
+		CHECK_MSG(same(cuzk::fr_root_8(e, false), r), "fr_root_8(%u)", e);
+		fr_inv(&r, &r);
+		CHECK_MSG(same(cuzk::fr_root_8(e, true), r), "fr_root_8(%u, inverse)", e);
+	}
 	fr_from_u64(&r, FR_GENERATOR);
 	CHECK(same(cuzk::fr_coset_gen(false), r));
 	fr_inv(&r, &r);

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+// The radix-8 NTT kernel and its launcher (design: ntt.cuh; one thread's work
+// between barriers: ntt/radix8.cuh).
+#include "ntt/ntt.cuh"
+
+namespace cuzk {
+
+namespace {
+
+// One pass: blocks loop over tiles (a persistent grid of two blocks per SM);
+// a tile is ntt8_rounds(k) phases with a barrier between each two, and one
+// more before the next tile overwrites shared memory.
+template <bool DIT, bool INV>
+__global__ void __launch_bounds__(NTT8_THREADS, NTT8_BLOCKS_PER_SM) ntt8_kernel(const ntt8_pass a)
+{
+	extern __shared__ uint4 ntt8_smem[];
+	fr_t *roots = reinterpret_cast<fr_t *>(ntt8_smem);
+	uint32_t *sm = reinterpret_cast<uint32_t *>(roots + (1u << a.k));
+	ntt8_fill_roots(a, roots, threadIdx.x, blockDim.x);
+	const uint32_t tiles = ntt8_tiles(a);
+	const unsigned rounds = ntt8_rounds(a.k);
+	for (uint32_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+		__syncthreads();   // roots written / the previous tile's last reads done
+		for (unsigned rd = 0; rd < rounds; rd++) {
+			if (rd)
+				__syncthreads();
+			ntt8_phase<DIT, INV>(a, tile, rd, threadIdx.x, roots, sm);
+		}
+	}
+}
+
+// The largest roots and tile: a 10-bit pass, 32 + 64 KiB (two blocks fit
+// an SM's 227 KiB).
+constexpr size_t NTT8_SMEM_MAX = sizeof(fr_t) * ((1u << NTT8_PASS_MAX) + (1u << NTT8_TILE_LOG));
+
+const void *const ntt8_kernels[4] = {(const void *)ntt8_kernel<false, false>, (const void *)ntt8_kernel<false, true>,
+				     (const void *)ntt8_kernel<true, false>, (const void *)ntt8_kernel<true, true>};
+
+} // namespace
+
+void ntt8_set_smem_limits()
+{
+	for (const void *k : ntt8_kernels)
+		CUDA_OK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)NTT8_SMEM_MAX));
+}
+
+void ntt8_run(const ntt_tables_view &t, fr_t *out, const fr_t *in, unsigned log_n, ntt_dir dir,
+	      ntt_order order, const ntt_scale &pro, const ntt_scale &epi, const ntt_quotient &quot,
+	      cudaStream_t s)
+{
+	ntt8_pass passes[3];
+	const unsigned P = ntt8_plan(passes, t, out, in, log_n, dir, order, pro, epi, quot);
+	const uint32_t cap = (uint32_t)ntt_sm_count() * NTT8_BLOCKS_PER_SM;
+	for (unsigned i = 0; i < P; i++) {
+		const ntt8_pass &a = passes[i];
+		const uint32_t tiles = ntt8_tiles(a);
+		const unsigned grid = tiles < cap ? tiles : cap;
+		const size_t smem = ntt8_smem_bytes(a);
+		void *args[] = {const_cast<ntt8_pass *>(&a)};
+		CUDA_OK(cudaLaunchKernel(ntt8_kernels[(a.dit ? 2 : 0) + (a.inverse ? 1 : 0)], dim3(grid),
+					 dim3(ntt8_threads(a)), args, smem, s));
+	}
+}
+
+} // namespace cuzk
