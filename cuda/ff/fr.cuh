@@ -49,45 +49,68 @@ CUZK_HD constexpr uint32_t mod2(int k)
 	     : k == 6 ? 0x533afa90u : 0xe7db4ea6u;
 }
 
+// The 64-bit products a[j]·b, j < 8: one wide multiply each (IMAD.WIDE).
+CUZK_HD void row_products(uint64_t p[8], const uint32_t a[8], uint32_t b)
+{
+CUZK_UNROLL
+	for (int j = 0; j < 8; j++)
+		p[j] = (uint64_t)a[j] * b;
+}
+
+CUZK_HD uint32_t lo32(uint64_t x)
+{
+	return (uint32_t)x;
+}
+
+CUZK_HD uint32_t hi32(uint64_t x)
+{
+	return (uint32_t)(x >> 32);
+}
+
 // a·b·2^-256 mod r, in [0, 2r), for any a < 2^256 and b < r (then
 // a·b < r·2^256, which bounds the Montgomery result by 2r).
 //
-// The 512-bit product by rows (a lo chain and a hi chain per row), then eight
-// reduction rounds t += m·r·2^(32i) with m = -t[i] mod 2^32 (r ≡ 1 mod 2^32,
-// so -r^-1 ≡ -1 and the factor needs no multiply).  The two low limbs of r
-// are 1 and 2^32 - 1, so m·(r mod 2^64) needs no multiply either: with
-// c0 = (t[i] != 0), t[i] + m = c0·2^32 and m·(2^32 - 1) = (m - c0)·2^32 + t[i];
-// each round therefore adds t[i] + c0 at limb i+1 and m - c0 at limb i+2, and
-// multiplies only by limbs 2..7 of r (12 products instead of 16).
+// The 512-bit product by rows, then eight reduction rounds
+// t += m·r·2^(32i) with m = -t[i] mod 2^32 (r ≡ 1 mod 2^32, so -r^-1 ≡ -1 and
+// the factor needs no multiply).  The two low limbs of r are 1 and 2^32 - 1,
+// so m·(r mod 2^64) needs no multiply either: with c0 = (t[i] != 0),
+// t[i] + m = c0·2^32 and m·(2^32 - 1) = (m - c0)·2^32 + t[i]; each round
+// therefore adds t[i] + c0 at limb i+1 and m - c0 at limb i+2, and multiplies
+// only by limbs 2..7 of r (6 products instead of 8).
+//
+// Each 32x32 product is one 64-bit multiply whose halves go into two carry
+// chains (a lo chain and a hi chain one limb up).  On sm_90 that is ~410
+// instructions per product where the mad.lo.cc/madc.hi.cc form took ~580:
+// ptxas splits each carry-chained multiply-add into a multiply and an add.
 CUZK_HD void mont_mul(uint32_t out[8], const uint32_t a[8], const uint32_t b[8])
 {
 	uint32_t t[16];
+	uint64_t p[8];
+	row_products(p, a, b[0]);
 	{
-		// row 0 (t is empty: plain products, then the high halves)
+		carry_chain c;
+		t[0] = lo32(p[0]);
+		t[1] = c.add_cc(lo32(p[1]), hi32(p[0]));
 CUZK_UNROLL
-		for (int j = 0; j < 8; j++)
-			t[j] = a[0] * b[j];
-		carry_chain hi;
-		t[1] = hi.mad_hi_cc(a[0], b[0], t[1]);
-CUZK_UNROLL
-		for (int j = 1; j < 7; j++)
-			t[j + 1] = hi.madc_hi_cc(a[0], b[j], t[j + 1]);
-		t[8] = hi.madc_hi(a[0], b[7], 0);
+		for (int j = 2; j < 8; j++)
+			t[j] = c.addc_cc(lo32(p[j]), hi32(p[j - 1]));
+		t[8] = c.addc(hi32(p[7]), 0);
 	}
 CUZK_UNROLL
 	for (int i = 1; i < 8; i++) {
+		row_products(p, a, b[i]);
 		carry_chain lo;
-		t[i] = lo.mad_lo_cc(a[i], b[0], t[i]);
+		t[i] = lo.add_cc(t[i], lo32(p[0]));
 CUZK_UNROLL
 		for (int j = 1; j < 8; j++)
-			t[i + j] = lo.madc_lo_cc(a[i], b[j], t[i + j]);
+			t[i + j] = lo.addc_cc(t[i + j], lo32(p[j]));
 		t[i + 8] = lo.addc(0, 0);
 		carry_chain hi;
-		t[i + 1] = hi.mad_hi_cc(a[i], b[0], t[i + 1]);
+		t[i + 1] = hi.add_cc(t[i + 1], hi32(p[0]));
 CUZK_UNROLL
 		for (int j = 1; j < 7; j++)
-			t[i + j + 1] = hi.madc_hi_cc(a[i], b[j], t[i + j + 1]);
-		t[i + 8] = hi.madc_hi(a[i], b[7], t[i + 8]);
+			t[i + j + 1] = hi.addc_cc(t[i + j + 1], hi32(p[j]));
+		t[i + 8] = hi.addc(t[i + 8], hi32(p[7]));
 	}
 	// Reduction.  c carries the top carry of one round into the next
 	// round's top limb (t[i+8]); the running value stays below 2^512.
@@ -95,6 +118,9 @@ CUZK_UNROLL
 CUZK_UNROLL
 	for (int i = 0; i < 8; i++) {
 		const uint32_t ti = t[i], m = 0u - ti;
+CUZK_UNROLL
+		for (int j = 2; j < 8; j++)
+			p[j] = (uint64_t)m * mod(j);
 		carry_chain z;
 		(void)z.sub_cc(0, ti);                // borrow = c0
 		const uint32_t mc = z.subc(0, ti);    // m - c0
@@ -103,7 +129,7 @@ CUZK_UNROLL
 		t[i + 1] = lo.addc_cc(t[i + 1], ti);  // + t[i] + c0
 CUZK_UNROLL
 		for (int j = 2; j < 8; j++)
-			t[i + j] = lo.madc_lo_cc(m, mod(j), t[i + j]);
+			t[i + j] = lo.addc_cc(t[i + j], lo32(p[j]));
 		// the last round's sum is below 2r·2^256 < 2^512: no carry out
 		uint32_t c1 = 0;
 		if (i < 7) {
@@ -116,12 +142,12 @@ CUZK_UNROLL
 		t[i + 2] = hi.add_cc(t[i + 2], mc);
 CUZK_UNROLL
 		for (int j = 2; j < 7; j++)
-			t[i + j + 1] = hi.madc_hi_cc(m, mod(j), t[i + j + 1]);
+			t[i + j + 1] = hi.addc_cc(t[i + j + 1], hi32(p[j]));
 		if (i < 7) {
-			t[i + 8] = hi.madc_hi_cc(m, mod(7), t[i + 8]);
+			t[i + 8] = hi.addc_cc(t[i + 8], hi32(p[7]));
 			c = hi.addc(c1, 0);
 		} else {
-			t[i + 8] = hi.madc_hi(m, mod(7), t[i + 8]);
+			t[i + 8] = hi.addc(t[i + 8], hi32(p[7]));
 		}
 	}
 CUZK_UNROLL
