@@ -333,6 +333,13 @@ void ntt_tables::build(vram_budget &budget, cudaStream_t s)
 		else if (strcmp(env, "radix8"))
 			gpu_fail(CUZK_GPU_E_INVAL, "CUZK_NTT_IMPL is \"%s\": it must be radix2 or radix8", env);
 	}
+	view_.ntt8_tile_log = NTT8_TILE_LOG;
+	if (const char *env = getenv("CUZK_NTT8_TILE_LOG")) {
+		if (!strcmp(env, "10"))
+			view_.ntt8_tile_log = NTT8_TILE_LOG_ALT;
+		else if (strcmp(env, "11"))
+			gpu_fail(CUZK_GPU_E_INVAL, "CUZK_NTT8_TILE_LOG is \"%s\": it must be 10 or 11", env);
+	}
 	view_.inv_m = inv_m;
 	view_.z_inv = z_inv;
 	view_.r2 = r2;

@@ -35,11 +35,14 @@
 //   two exchanges through shared memory and three barriers per tile instead
 //   of nine.  Each stage gives a thread four independent butterflies, which
 //   the scheduler interleaves.
-// - Register budget: eight Fr are 64 registers, one product ~32 more; 256
+// - Register budget: eight Fr are 64 registers, one product ~40 more; 256
 //   threads per block and two blocks per SM cap a thread at 128, which holds
 //   them without spills (ptxas -v, see docs/BENCHMARKS.md).  Sixteen warps
-//   per SM, each with four independent carry chains per stage, cover the
+//   per SM, each with four independent products per stage, cover the
 //   multiply latency; more blocks would need fewer registers than the data.
+//   Left alone ptxas takes ~150 (two products in flight), so a second block
+//   shape, 128 threads and three blocks per SM at up to 168 registers, is
+//   built too ($CUZK_NTT8_TILE_LOG=10) to measure which feeds the SM better.
 // - Shared memory is word-major (8 planes of 32-bit words) with an XOR
 //   swizzle (ntt8_swizzle) that makes every round's accesses free of bank
 //   conflicts, including the round on the lowest row bits, whose lanes are

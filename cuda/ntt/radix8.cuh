@@ -29,26 +29,33 @@
 
 namespace cuzk {
 
-// 2^11 elements per tile: 64 KiB of shared memory, 256 threads of 8.
+// 2^11 elements per tile: 64 KiB of shared memory, 256 threads of 8, two
+// blocks per SM (65536 registers / (2 x 256) = 128 a thread, which holds
+// eight Fr and one product without spilling).  The alternative, 2^10 by 128
+// threads, three blocks per SM, gives a thread 168 registers (the kernel
+// takes ~155 then: two products in flight) for 12 warps instead of 16;
+// $CUZK_NTT8_TILE_LOG=10 picks it, to measure.
 constexpr unsigned NTT8_TILE_LOG = 11;
-constexpr unsigned NTT8_THREADS = 1u << (NTT8_TILE_LOG - 3);
+constexpr unsigned NTT8_TILE_LOG_ALT = 10;
+CUZK_HD constexpr unsigned ntt8_blocks_per_sm(unsigned tile_log)
+{
+	return tile_log == NTT8_TILE_LOG ? 2 : 3;
+}
 // Largest pass: 10 bits (2^28 = 10 + 9 + 9); its roots, ω_1024^j for
 // j < 1024, are 32 KiB of shared memory beside the tile.
 constexpr unsigned NTT8_PASS_MAX = 10;
 // Below 8 points a thread would have nothing to hold; those sizes run on the
 // radix-2 kernel.
 constexpr unsigned NTT8_MIN_LOG = 3;
-// Blocks per SM: 65536 registers / (256 threads x 128) = 2, the register
-// budget that holds eight Fr and one Montgomery product without spilling.
-constexpr unsigned NTT8_BLOCKS_PER_SM = 2;
 
-static_assert(NTT8_PASS_MAX <= NTT8_TILE_LOG && NTT8_PASS_MAX <= NTT_DIRECT_LOG,
+static_assert(NTT8_PASS_MAX <= NTT8_TILE_LOG_ALT && NTT8_PASS_MAX <= NTT_DIRECT_LOG,
 	      "a pass fits a tile and takes its roots from the direct table");
 
 struct ntt8_pass {
 	fr_t *out;
 	const fr_t *in;
 	unsigned log_n, lo, k, cols_log;
+	unsigned tile_log;         // NTT8_TILE_LOG or NTT8_TILE_LOG_ALT: the kernel's block shape
 	bool dit;                  // bottom-up stages (bit-reversed in, natural out)
 	bool inverse;              // the roots are ω^-1
 	bool gather;               // the element at position pos comes from in[bitrev(pos)]
@@ -117,7 +124,8 @@ inline unsigned ntt8_split(unsigned log_n, unsigned bits[3], unsigned max_pass =
 // bottom-up and applies its own boundary twiddle on its loads.
 inline unsigned ntt8_plan(ntt8_pass out[3], const ntt_tables_view &t, fr_t *dst, const fr_t *src, unsigned log_n,
 			  ntt_dir dir, ntt_order order, const ntt_scale &pro, const ntt_scale &epi,
-			  const ntt_quotient &quot, unsigned max_pass = NTT8_PASS_MAX)
+			  const ntt_quotient &quot, unsigned tile_log = NTT8_TILE_LOG,
+			  unsigned max_pass = NTT8_PASS_MAX)
 {
 	unsigned bits[3], lo_of[3];
 	const unsigned P = ntt8_split(log_n, bits, max_pass);
@@ -134,7 +142,8 @@ inline unsigned ntt8_plan(ntt8_pass out[3], const ntt_tables_view &t, fr_t *dst,
 		a.k = bits[pi];
 		a.lo = lo_of[pi];
 		a.log_n = log_n;
-		a.cols_log = NTT8_TILE_LOG - a.k < log_n - a.k ? NTT8_TILE_LOG - a.k : log_n - a.k;
+		a.tile_log = tile_log;
+		a.cols_log = tile_log - a.k < log_n - a.k ? tile_log - a.k : log_n - a.k;
 		a.dit = dit;
 		a.inverse = dir == ntt_dir::inverse;
 		a.w_direct = t.w_direct[d];

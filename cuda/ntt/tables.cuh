@@ -45,6 +45,7 @@ struct ntt_tables_view {
 	const fr_t *r2;                  // 2^512 mod r
 	unsigned round_bits;             // radix-2 kernel: stages per register round (1..3)
 	ntt_impl impl;
+	unsigned ntt8_tile_log;          // radix-8 kernel: log2 of its tile (10 or 11)
 };
 
 // A factor c · G^idx applied to each element; idx is the natural index of the

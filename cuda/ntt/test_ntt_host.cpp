@@ -111,11 +111,12 @@ template <bool DIT, bool INV> void emulate_pass(const cuzk::ntt8_pass &a)
 struct host_run {
 	const cuzk::ntt_tables_view &t;
 	unsigned max_pass;
+	unsigned tile_log = cuzk::NTT8_TILE_LOG;
 	void operator()(dfr *out, const dfr *in, unsigned log_n, cuzk::ntt_dir dir, cuzk::ntt_order order,
 			const cuzk::ntt_scale &pro, const cuzk::ntt_scale &epi, const cuzk::ntt_quotient &quot) const
 	{
 		cuzk::ntt8_pass p[3];
-		const unsigned P = cuzk::ntt8_plan(p, t, out, in, log_n, dir, order, pro, epi, quot, max_pass);
+		const unsigned P = cuzk::ntt8_plan(p, t, out, in, log_n, dir, order, pro, epi, quot, tile_log, max_pass);
 		for (unsigned i = 0; i < P; i++) {
 			const unsigned sel = (p[i].dit ? 2 : 0) + (p[i].inverse ? 1 : 0);
 			switch (sel) {
@@ -146,7 +147,7 @@ size_t first_diff(const void *x, const void *y, size_t n)
 }
 
 // kinds: a mask of 1 << ntt_kind
-void check_ntt(const host_tables &ht, unsigned log_n, unsigned max_pass, cuzk_rng *rng, unsigned kinds = 15)
+void check_ntt(const host_tables &ht, unsigned log_n, const host_run &run, cuzk_rng *rng, unsigned kinds = 15)
 {
 	static const char *names[] = {"forward", "inverse", "coset forward", "coset inverse"};
 	ntt_domain d;
@@ -163,11 +164,12 @@ void check_ntt(const host_tables &ht, unsigned log_n, unsigned max_pass, cuzk_rn
 		case 2: ntt_coset_forward(&d, cpu.data()); break;
 		default: ntt_coset_inverse(&d, cpu.data()); break;
 		}
-		cuzk::ntt_natural_with(host_run{ht.view, max_pass}, ht.view, reinterpret_cast<dfr *>(out.data()),
+		cuzk::ntt_natural_with(run, ht.view, reinterpret_cast<dfr *>(out.data()),
 				       reinterpret_cast<const dfr *>(in.data()), log_n, (cuzk::ntt_kind)kind);
 		const size_t at = first_diff(cpu.data(), out.data(), n);
-		CHECK_MSG(at == n, "radix-8 NTT 2^%u (passes <= %u bits, threads %s) %s differs from the CPU at %zu",
-			  log_n, max_pass, g_reverse_threads ? "reversed" : "in order", names[kind], at);
+		CHECK_MSG(at == n,
+			  "radix-8 NTT 2^%u (passes <= %u bits, tile 2^%u, threads %s) %s differs from the CPU at %zu",
+			  log_n, run.max_pass, run.tile_log, g_reverse_threads ? "reversed" : "in order", names[kind], at);
 	}
 	ntt_domain_free(&d);
 }
@@ -193,7 +195,7 @@ void check_dif(const host_tables &ht, unsigned log_n, cuzk_rng *rng)
 	ntt_domain_free(&d);
 }
 
-void check_h(const host_tables &ht, size_t n, bool montgomery, unsigned max_pass, cuzk_rng *rng)
+void check_h(const host_tables &ht, size_t n, bool montgomery, const host_run &run, cuzk_rng *rng)
 {
 	const unsigned log_m = ntt_log2_ceil(n);
 	const size_t m = (size_t)1 << log_m;
@@ -214,19 +216,19 @@ void check_h(const host_tables &ht, size_t n, bool montgomery, unsigned max_pass
 		dev[i] = abc[i];
 		dev[i].resize(m, FR_ZERO);
 	}
-	cuzk::ntt_compute_h_with(host_run{ht.view, max_pass}, ht.view, reinterpret_cast<dfr *>(dev[0].data()),
+	cuzk::ntt_compute_h_with(run, ht.view, reinterpret_cast<dfr *>(dev[0].data()),
 				 reinterpret_cast<dfr *>(dev[1].data()), reinterpret_cast<dfr *>(dev[2].data()), log_m,
 				 !montgomery);
 	std::vector<::fr_t> h(m);
 	for (uint32_t i = 0; i < m; i++)
 		h[cuzk::ntt_bitrev(i, log_m)] = dev[0][i];
 	const size_t at = first_diff(cpu.data(), h.data(), m - 1);
-	CHECK_MSG(at == m - 1, "radix-8 h for n = %zu (%s, passes <= %u bits) differs from the CPU at %zu", n,
-		  montgomery ? "Montgomery" : "canonical", max_pass, at);
+	CHECK_MSG(at == m - 1, "radix-8 h for n = %zu (%s, passes <= %u bits, tile 2^%u) differs from the CPU at %zu",
+		  n, montgomery ? "Montgomery" : "canonical", run.max_pass, run.tile_log, at);
 }
 
 // Every warp-wide shared-memory access of every round touches 32 banks.
-void check_banks()
+void check_banks(unsigned tile_log)
 {
 	for (unsigned log_n = 8; log_n <= 28; log_n++) {
 		unsigned bits[3];
@@ -235,7 +237,7 @@ void check_banks()
 			cuzk::ntt8_pass a{};   // the layout does not depend on lo
 			a.k = bits[pi];
 			a.log_n = log_n;
-			a.cols_log = cuzk::NTT8_TILE_LOG - a.k < log_n - a.k ? cuzk::NTT8_TILE_LOG - a.k : log_n - a.k;
+			a.cols_log = tile_log - a.k < log_n - a.k ? tile_log - a.k : log_n - a.k;
 			const unsigned threads = cuzk::ntt8_threads(a);
 			for (unsigned g = 0; g < cuzk::ntt8_rounds(a.k); g++) {
 				const unsigned b0 = 3 * g, R = a.k - b0 < 3 ? a.k - b0 : 3;
@@ -247,8 +249,8 @@ void check_banks()
 							banks |= 1u << (cuzk::ntt8_swizzle(e) & 31);
 						}
 						CHECK_MSG(banks == ~0u,
-							  "bank conflict: 2^%u, pass of %u bits, round at bit %u, warp %u, slot %u",
-							  log_n, a.k, b0, w, s);
+							  "bank conflict: 2^%u, tile 2^%u, pass of %u bits, round at bit %u, warp %u, slot %u",
+							  log_n, tile_log, a.k, b0, w, s);
 					}
 			}
 		}
@@ -261,25 +263,29 @@ int main()
 {
 	cuzk_rng rng;
 	cuzk_rng_seed(&rng, 20261202);
-	check_banks();
+	check_banks(cuzk::NTT8_TILE_LOG);
+	check_banks(cuzk::NTT8_TILE_LOG_ALT);
 	host_tables ht;
+	const host_run run{ht.view, cuzk::NTT8_PASS_MAX}, small_tiles{ht.view, cuzk::NTT8_PASS_MAX, cuzk::NTT8_TILE_LOG_ALT};
 	for (int rev = 0; rev < 2; rev++) {
 		g_reverse_threads = rev;
 		// one pass (3..10), two (11..16), three via smaller passes
 		for (unsigned log_n : {3u, 4u, 5u, 6u, 7u, 8u, 9u, 10u, 11u, 12u, 13u, 16u})
-			check_ntt(ht, log_n, cuzk::NTT8_PASS_MAX, &rng);
+			check_ntt(ht, log_n, run, &rng);
 		for (unsigned log_n : {7u, 9u, 10u, 12u})
-			check_ntt(ht, log_n, 4, &rng);
-		check_ntt(ht, 9, 3, &rng);
+			check_ntt(ht, log_n, host_run{ht.view, 4}, &rng);
+		check_ntt(ht, 9, host_run{ht.view, 3}, &rng);
+		check_ntt(ht, 13, small_tiles, &rng);
 	}
 	g_reverse_threads = false;
 	// 10 + 9: the top boundary takes two table entries (2^19 > 2^18), in
 	// DIT (natural forward) and in DIF
-	check_ntt(ht, 19, cuzk::NTT8_PASS_MAX, &rng, 1u << (int)cuzk::ntt_kind::forward);
+	check_ntt(ht, 19, run, &rng, 1u << (int)cuzk::ntt_kind::forward);
 	check_dif(ht, 19, &rng);
 	for (size_t n : {5u, 64u, 1000u, 4097u})
 		for (int mont = 0; mont < 2; mont++)
-			check_h(ht, n, mont, cuzk::NTT8_PASS_MAX, &rng);
-	check_h(ht, 3000, true, 4, &rng);
+			check_h(ht, n, mont, run, &rng);
+	check_h(ht, 3000, true, host_run{ht.view, 4}, &rng);
+	check_h(ht, 4000, false, small_tiles, &rng);
 	CHECK_DONE();
 }
