@@ -54,28 +54,25 @@ void ntt_compute_h_with(const Run &run, const ntt_tables_view &t, fr_t *a, fr_t 
 			bool canonical)
 {
 	// iNTT; on the way out coefficient bitrev(p) is multiplied by
-	// g^bitrev(p)/m, ready for the coset NTT.
-	ntt_scale to_mont, coset_in;
-	if (canonical)
-		to_mont.cst = t.r2;
-	coset_in.cst = t.inv_m + log_n;
+	// g^bitrev(p)/m (and R^2 for canonical input), ready for the coset NTT.
+	ntt_scale coset_in;
+	coset_in.cst = (canonical ? t.r2_inv_m : t.inv_m) + log_n;
 	coset_in.p_lo = t.g_lo[0];
 	coset_in.p_hi = t.g_hi[0];
 	coset_in.bitrev_index = true;
 	fr_t *abc[3] = {a, b, c};
 	for (fr_t *x : abc) {
-		run(x, x, log_n, ntt_dir::inverse, ntt_order::natural_to_bitrev, to_mont, coset_in, ntt_quotient{});
+		run(x, x, log_n, ntt_dir::inverse, ntt_order::natural_to_bitrev, ntt_scale{}, coset_in, ntt_quotient{});
 		run(x, x, log_n, ntt_dir::forward, ntt_order::bitrev_to_natural, ntt_scale{}, ntt_scale{},
 		    ntt_quotient{});
 	}
-	// t = (a·b - c)/Z on the coset, taken in by the last iNTT; coefficient
-	// bitrev(p) times g^-bitrev(p)/m on the way out.
+	// t = (a·b - c)/Z on the coset: a·b - c taken in by the last iNTT, 1/Z
+	// with its 1/m; coefficient bitrev(p) times g^-bitrev(p) on the way out.
 	ntt_quotient quot;
 	quot.b = b;
 	quot.c = c;
-	quot.z = t.z_inv + log_n;
 	ntt_scale coset_out;
-	coset_out.cst = t.inv_m + log_n;
+	coset_out.cst = t.z_inv_m + log_n;
 	coset_out.p_lo = t.g_lo[1];
 	coset_out.p_hi = t.g_hi[1];
 	coset_out.bitrev_index = true;

@@ -298,7 +298,6 @@ CUZK_HD fr_t ntt8_pre(const ntt8_pass &a, uint32_t pos, fr_t x)
 	if (a.quot.b) {
 		x = fr_mul_lazy(x, ntt_load(a.quot.b + pos));
 		x = fr_sub_lazy(x, ntt_load(a.quot.c + pos));
-		x = fr_mul_lazy(x, ntt_load(a.quot.z));
 	}
 	if (a.pro.p_lo) {
 		const uint32_t idx = a.pro.bitrev_index ? ntt_bitrev(pos, a.log_n) : pos;

@@ -40,9 +40,9 @@ struct ntt_tables_view {
 	const fr_t *w_lo[2], *w_hi[2];   // [dir] ω^(±j), ω^(±j·2^14), ω = ω_{2^28}
 	const fr_t *w_direct[2];         // [dir] ω_{2^18}^(±j), j < 2^18
 	const fr_t *g_lo[2], *g_hi[2];   // [0] g^j, g^(j·2^14); [1] the same for g^-1
-	const fr_t *inv_m;               // [log_n] 1/2^log_n, log_n = 0..28
-	const fr_t *z_inv;               // [log_n] 1/(g^(2^log_n) - 1)
-	const fr_t *r2;                  // 2^512 mod r
+	const fr_t *inv_m;               // [log_n] 1/m, m = 2^log_n, log_n = 0..28
+	const fr_t *z_inv_m;             // [log_n] 1/(m·Z), Z = g^m - 1 on the coset
+	const fr_t *r2_inv_m;            // [log_n] R^2/m (into Montgomery form, and 1/m)
 	unsigned round_bits;             // radix-2 kernel: stages per register round (1..3)
 	ntt_impl impl;
 	unsigned ntt8_tile_log;          // radix-8 kernel: log2 of its tile (10 or 11)
@@ -57,10 +57,11 @@ struct ntt_scale {
 	bool bitrev_index = false;
 };
 
-// t = (x·b - c)·z for the Groth16 quotient on the coset, x the transform's
-// input; fused into the first loads of the radix-8 kernel.
+// x·b - c for the Groth16 quotient on the coset (its constant 1/Z is left to
+// the caller), x the transform's input; fused into the first loads of the
+// radix-8 kernel.
 struct ntt_quotient {
-	const fr_t *b = nullptr, *c = nullptr, *z = nullptr;
+	const fr_t *b = nullptr, *c = nullptr;
 };
 
 CUZK_HD uint32_t ntt_bitrev(uint32_t x, unsigned bits)
@@ -135,8 +136,11 @@ CUZK_HD void pow_table_entry(fr_t *lo, fr_t *hi, const fr_t &base, uint32_t j)
 	hi[j] = fr_pow(big, j);
 }
 
-// 1/2^lg and 1/(g^(2^lg) - 1).
-CUZK_HD void domain_consts_entry(fr_t *inv_m, fr_t *z_inv, unsigned lg)
+// The constants of ntt_tables_view for m = 2^lg.  The iNTTs of h apply one
+// constant each and fold into it the quotient's 1/Z or the conversion of
+// canonical input (the transforms are linear, so a factor on the input may
+// as well be applied to the output).
+CUZK_HD void domain_consts_entry(fr_t *inv_m, fr_t *z_inv_m, fr_t *r2_inv_m, unsigned lg)
 {
 	fr_t im = fr_one(), gm = fr_coset_gen(false);
 	for (unsigned i = 0; i < lg; i++) {
@@ -144,7 +148,8 @@ CUZK_HD void domain_consts_entry(fr_t *inv_m, fr_t *z_inv, unsigned lg)
 		gm = fr_sqr(gm);
 	}
 	inv_m[lg] = im;
-	z_inv[lg] = fr_inv(fr_sub(gm, fr_one()));
+	z_inv_m[lg] = fr_mul(fr_inv(fr_sub(gm, fr_one())), im);
+	r2_inv_m[lg] = fr_mul(fr_r2(), im);
 }
 
 } // namespace cuzk

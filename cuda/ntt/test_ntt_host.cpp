@@ -33,8 +33,7 @@ static_assert(sizeof(dfr) == sizeof(::fr_t), "device and host Fr share one layou
 struct host_tables {
 	std::vector<dfr> pow[8];   // w, w^-1, g, g^-1: lo and hi
 	std::vector<dfr> direct[2];
-	std::vector<dfr> inv_m, z_inv;
-	dfr r2;
+	std::vector<dfr> inv_m, z_inv_m, r2_inv_m;
 	cuzk::ntt_tables_view view{};
 
 	host_tables()
@@ -72,12 +71,10 @@ struct host_tables {
 				direct[d][j] = cuzk::pow_from_tables(pow[2 * d].data(), pow[2 * d + 1].data(),
 								     j << (cuzk::NTT_LOG_MAX - cuzk::NTT_DIRECT_LOG));
 		}
-		inv_m.resize(cuzk::NTT_LOG_MAX + 1);
-		z_inv.resize(cuzk::NTT_LOG_MAX + 1);
-		for (unsigned lg = 0; lg <= 16; lg++)   // the sizes tested here
-			cuzk::domain_consts_entry(inv_m.data(), z_inv.data(), lg);
-		cuzk::domain_consts_entry(inv_m.data(), z_inv.data(), 19);
-		r2 = cuzk::fr_r2();
+		for (auto *v : {&inv_m, &z_inv_m, &r2_inv_m})
+			v->resize(cuzk::NTT_LOG_MAX + 1);
+		for (unsigned lg : {3u, 4u, 5u, 6u, 7u, 8u, 9u, 10u, 11u, 12u, 13u, 16u, 19u})   // the sizes tested here
+			cuzk::domain_consts_entry(inv_m.data(), z_inv_m.data(), r2_inv_m.data(), lg);
 		for (int d = 0; d < 2; d++) {
 			view.w_lo[d] = pow[2 * d].data();
 			view.w_hi[d] = pow[2 * d + 1].data();
@@ -86,8 +83,8 @@ struct host_tables {
 			view.w_direct[d] = direct[d].data();
 		}
 		view.inv_m = inv_m.data();
-		view.z_inv = z_inv.data();
-		view.r2 = &r2;
+		view.z_inv_m = z_inv_m.data();
+		view.r2_inv_m = r2_inv_m.data();
 		view.impl = cuzk::ntt_impl::radix8;
 	}
 };
