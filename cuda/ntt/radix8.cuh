@@ -95,7 +95,8 @@ inline size_t ntt8_smem_bytes(const ntt8_pass &a)
 // possible, then as few rounds (the partial ones cost an exchange each but
 // do a third of the work), then the smallest largest pass; larger passes on
 // top, so that the second boundary of 2^28 stays within the direct table.
-// (max_pass below 10 only in the host test: three passes at small sizes.)
+// (max_pass below 10 only in the host test: three passes at small sizes;
+// log_n <= 3·max_pass.)
 inline unsigned ntt8_split(unsigned log_n, unsigned bits[3], unsigned max_pass = NTT8_PASS_MAX)
 {
 	const unsigned P = (log_n + max_pass - 1) / max_pass;
