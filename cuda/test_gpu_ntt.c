@@ -2,7 +2,13 @@
 /* The GPU NTT and h computation against the CPU's (src/groth16/ntt.h), bit
  * for bit: every transform kind at sizes from 2^1 through three-pass sizes,
  * and h for constraint counts that are and are not powers of two, in
- * Montgomery and canonical form.  Without a CUDA device: SKIP (77). */
+ * Montgomery and canonical form.  Without a CUDA device: SKIP (77).
+ * $CUZK_NTT_IMPL (radix2 or radix8) picks the kernel under test.
+ *
+ *   test_gpu_ntt --large K    also every kind at 2^21..2^K (three passes of
+ *                             the radix-8 kernel) and h at 2^K
+ *   test_gpu_ntt --bench-h K  times h at 2^K (device time of its 7 NTTs and
+ *                             the quotient, median of 5), no checks */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,8 +93,65 @@ static void check_h(cuzk_gpu_dev *dev, size_t n, int montgomery, cuzk_rng *rng)
 	free(gpu);
 }
 
-int main(void)
+/* Uniform below 2^254 < r: valid elements, cheap to make in bulk. */
+static fr_t *cheap_vec(size_t n, cuzk_rng *rng)
 {
+	fr_t *v = malloc(n * sizeof(fr_t));
+	REQUIRE(v);
+	for (size_t i = 0; i < n; i++) {
+		for (int j = 0; j < 4; j++)
+			v[i].l[j] = cuzk_rng_next(rng);
+		v[i].l[3] >>= 2;
+	}
+	return v;
+}
+
+static int bench_h(cuzk_gpu_dev *dev, unsigned log_n, cuzk_rng *rng)
+{
+	const size_t n = (size_t)1 << log_n;
+	fr_t *abc[3], *h = malloc(n * sizeof(fr_t));
+	REQUIRE(h);
+	for (int i = 0; i < 3; i++)
+		abc[i] = cheap_vec(n, rng);
+	double ms[5];
+	char msg[512];
+	for (int r = 0; r < 5; r++) {
+		int rc = cuzk_gpu_compute_h(dev, h, abc[0], abc[1], abc[2], n, 1, &ms[r], msg, sizeof msg);
+		if (rc) {
+			fprintf(stderr, "h at 2^%u: %s\n", log_n, msg);
+			return 1;
+		}
+	}
+	for (int i = 1; i < 5; i++)   /* insertion sort for the median */
+		for (int j = i; j > 0 && ms[j] < ms[j - 1]; j--) {
+			double t = ms[j];
+			ms[j] = ms[j - 1];
+			ms[j - 1] = t;
+		}
+	const char *impl = getenv("CUZK_NTT_IMPL");
+	printf("h (7 NTTs + quotient) 2^%u, %s kernel: %.2f ms (median of 5; min %.2f, max %.2f)\n", log_n,
+	       impl ? impl : "default", ms[2], ms[0], ms[4]);
+	for (int i = 0; i < 3; i++)
+		free(abc[i]);
+	free(h);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned large = 0, bench = 0;
+	if (argc == 3 && !strcmp(argv[1], "--large"))
+		large = (unsigned)atoi(argv[2]);
+	else if (argc == 3 && !strcmp(argv[1], "--bench-h"))
+		bench = (unsigned)atoi(argv[2]);
+	else if (argc != 1) {
+		fprintf(stderr, "usage: %s [--large K | --bench-h K]\n", argv[0]);
+		return 2;
+	}
+	if ((large && (large < 21 || large > 28)) || (bench && (bench < 1 || bench > 28))) {
+		fprintf(stderr, "%s: K must be 21..28 (--large) or 1..28 (--bench-h)\n", argv[0]);
+		return 2;
+	}
 	if (cuzk_gpu_device_count() <= 0)
 		CHECK_SKIP("no CUDA device");
 	char msg[512];
@@ -100,6 +163,11 @@ int main(void)
 	}
 	cuzk_rng rng;
 	cuzk_rng_seed(&rng, 20261129);
+	if (bench) {
+		rc = bench_h(dev, bench, &rng);
+		cuzk_gpu_close(dev);
+		return rc;
+	}
 	/* 1..9: one pass; 10..18: two; 19, 20: three. */
 	static const unsigned sizes[] = { 1, 2, 3, 4, 5, 8, 9, 10, 11, 12, 14, 16, 17, 18, 19, 20 };
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
@@ -107,6 +175,10 @@ int main(void)
 	static const size_t hsizes[] = { 2, 3, 5, 64, 1000, 4097, 65536, 100003, 262144 };
 	for (size_t i = 0; i < sizeof(hsizes) / sizeof(hsizes[0]); i++)
 		check_h(dev, hsizes[i], (int)(i & 1), &rng);
+	for (unsigned k = 21; large && k <= large; k++)
+		check_ntt(dev, k, &rng);
+	if (large)
+		check_h(dev, ((size_t)1 << large) - 3, 1, &rng);
 	/* A request the budget can never hold fails cleanly with CUZK_E_VRAM. */
 	cuzk_gpu_dev *small;
 	rc = cuzk_gpu_open(&small, 0, (size_t)64 << 20, msg, sizeof msg);

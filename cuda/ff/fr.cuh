@@ -1,16 +1,27 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-// Fr, the BLS12-381 scalar field, on the device: 8 little-endian 32-bit limbs
-// in Montgomery form (x·2^256 mod r), fully reduced to [0, r).  The same bytes
-// as the host's fr_t (4 LE u64), so arrays cross the PCIe bus unchanged.
+// Fr, the BLS12-381 scalar field: 8 little-endian 32-bit limbs in Montgomery
+// form (x·2^256 mod r).  The same bytes as the host's fr_t (4 LE u64), so
+// arrays cross the PCIe bus unchanged.
 //
 // r = 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001.
-// r ≡ 1 mod 2^32, so -r^-1 ≡ -1 mod 2^32 and the Montgomery factor of each
-// reduction round is just the negated low limb: no multiply.  The low limb of
-// r is 1, so that round's first product is an addition.
+//
+// Two representations:
+// - reduced, in [0, r): what every kernel reads and writes at its boundary,
+//   and what fr_mul/fr_add/fr_sub take and give;
+// - lazy, in [0, 2r) (2r < 2^256): inside the NTT, where fr_mul_lazy skips
+//   the final conditional subtraction and fr_add_lazy/fr_sub_lazy work modulo
+//   2r.  fr_reduce takes a lazy value back to [0, r).
+//
+// Every routine is __host__ __device__ over ff/carry.cuh: on the device each
+// carry-chain step is one PTX instruction, on the CPU it is emulated, so the
+// host test (cuda/ff/test_fr_host.cpp) checks this exact code.
 #ifndef CUZK_CUDA_FF_FR_CUH
 #define CUZK_CUDA_FF_FR_CUH
 
 #include <cstdint>
+
+#include "ff/carry.cuh"
+#include "ff/hd.cuh"
 
 namespace cuzk {
 
@@ -21,198 +32,261 @@ static_assert(sizeof(fr_t) == 32, "fr_t must match the host's 4 x u64 layout");
 
 namespace fr_detail {
 
-// Limb k of the modulus; k is a compile-time constant in every unrolled caller,
-// so this folds to an immediate.
-__host__ __device__ __forceinline__ constexpr uint32_t mod(int k)
+// Limb k of r; k is a compile-time constant in every unrolled caller, so this
+// folds to an immediate.
+CUZK_HD constexpr uint32_t mod(int k)
 {
 	return k == 0 ? 0x00000001u : k == 1 ? 0xffffffffu : k == 2 ? 0xfffe5bfeu
 	     : k == 3 ? 0x53bda402u : k == 4 ? 0x09a1d805u : k == 5 ? 0x3339d808u
 	     : k == 6 ? 0x299d7d48u : 0x73eda753u;
 }
 
-// The carry flag lives between these statements; they are volatile so that
-// nothing is scheduled in between that could clobber it.
-#define CUZK_PTX3(op, d, a, b) asm volatile(op " %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b))
-#define CUZK_PTX4(op, d, a, b, c) asm volatile(op " %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c))
-
-// Montgomery reduction of a 512-bit t[16]: returns t·2^-256 mod r in [0, r)
-// (t < 2^256·r).  Eight rounds of t += m·r·2^(32i) with m = -t[i]; the carry
-// out of each round's top limb is carried in c to the next round's top limb.
-__device__ __forceinline__ void redc(uint32_t out[8], uint32_t t[16])
+// Limb k of 2r, the modulus of the lazy representation.
+CUZK_HD constexpr uint32_t mod2(int k)
 {
-	uint32_t c = 0;
-#pragma unroll
-	for (int i = 0; i < 8; i++) {
-		uint32_t m = 0u - t[i];
-		uint32_t c1;
-		// low halves: t[i] + m·1 = 0 (mod 2^32), carry iff t[i] != 0
-		CUZK_PTX3("add.cc.u32", t[i], t[i], m);
-#pragma unroll
-		for (int j = 1; j < 8; j++)
-			CUZK_PTX4("madc.lo.cc.u32", t[i + j], m, mod(j), t[i + j]);
-		CUZK_PTX3("addc.cc.u32", t[i + 8], t[i + 8], c);
-		CUZK_PTX3("addc.u32", c1, 0, 0);
-		// high halves (hi(m·1) = 0, so the chain starts at j = 1)
-		CUZK_PTX4("mad.hi.cc.u32", t[i + 2], m, mod(1), t[i + 2]);
-#pragma unroll
+	return k == 0 ? 0x00000002u : k == 1 ? 0xfffffffeu : k == 2 ? 0xfffcb7fdu
+	     : k == 3 ? 0xa77b4805u : k == 4 ? 0x1343b00au : k == 5 ? 0x6673b010u
+	     : k == 6 ? 0x533afa90u : 0xe7db4ea6u;
+}
+
+// The 64-bit products a[j]·b, j < 8: one wide multiply each (IMAD.WIDE).
+CUZK_HD void row_products(uint64_t p[8], const uint32_t a[8], uint32_t b)
+{
+CUZK_UNROLL
+	for (int j = 0; j < 8; j++)
+		p[j] = (uint64_t)a[j] * b;
+}
+
+CUZK_HD uint32_t lo32(uint64_t x)
+{
+	return (uint32_t)x;
+}
+
+CUZK_HD uint32_t hi32(uint64_t x)
+{
+	return (uint32_t)(x >> 32);
+}
+
+// a·b·2^-256 mod r, in [0, 2r), for any a < 2^256 and b < r (then
+// a·b < r·2^256, which bounds the Montgomery result by 2r).
+//
+// The 512-bit product by rows, then eight reduction rounds
+// t += m·r·2^(32i) with m = -t[i] mod 2^32 (r ≡ 1 mod 2^32, so -r^-1 ≡ -1 and
+// the factor needs no multiply).  The two low limbs of r are 1 and 2^32 - 1,
+// so m·(r mod 2^64) needs no multiply either: with c0 = (t[i] != 0),
+// t[i] + m = c0·2^32 and m·(2^32 - 1) = (m - c0)·2^32 + t[i]; each round
+// therefore adds t[i] + c0 at limb i+1 and m - c0 at limb i+2, and multiplies
+// only by limbs 2..7 of r (6 products instead of 8).
+//
+// Each 32x32 product is one 64-bit multiply whose halves go into two carry
+// chains (a lo chain and a hi chain one limb up).  On sm_90 that is ~410
+// instructions per product where the mad.lo.cc/madc.hi.cc form took ~580:
+// ptxas splits each carry-chained multiply-add into a multiply and an add.
+CUZK_HD void mont_mul(uint32_t out[8], const uint32_t a[8], const uint32_t b[8])
+{
+	uint32_t t[16];
+	uint64_t p[8];
+	row_products(p, a, b[0]);
+	{
+		carry_chain c;
+		t[0] = lo32(p[0]);
+		t[1] = c.add_cc(lo32(p[1]), hi32(p[0]));
+CUZK_UNROLL
 		for (int j = 2; j < 8; j++)
-			CUZK_PTX4("madc.hi.cc.u32", t[i + j + 1], m, mod(j), t[i + j + 1]);
+			t[j] = c.addc_cc(lo32(p[j]), hi32(p[j - 1]));
+		t[8] = c.addc(hi32(p[7]), 0);
+	}
+CUZK_UNROLL
+	for (int i = 1; i < 8; i++) {
+		row_products(p, a, b[i]);
+		carry_chain lo;
+		t[i] = lo.add_cc(t[i], lo32(p[0]));
+CUZK_UNROLL
+		for (int j = 1; j < 8; j++)
+			t[i + j] = lo.addc_cc(t[i + j], lo32(p[j]));
+		t[i + 8] = lo.addc(0, 0);
+		carry_chain hi;
+		t[i + 1] = hi.add_cc(t[i + 1], hi32(p[0]));
+CUZK_UNROLL
+		for (int j = 1; j < 7; j++)
+			t[i + j + 1] = hi.addc_cc(t[i + j + 1], hi32(p[j]));
+		t[i + 8] = hi.addc(t[i + 8], hi32(p[7]));
+	}
+	// Reduction.  c carries the top carry of one round into the next
+	// round's top limb (t[i+8]); the running value stays below 2^512.
+	uint32_t c = 0;
+CUZK_UNROLL
+	for (int i = 0; i < 8; i++) {
+		const uint32_t ti = t[i], m = 0u - ti;
+CUZK_UNROLL
+		for (int j = 2; j < 8; j++)
+			p[j] = (uint64_t)m * mod(j);
+		carry_chain z;
+		(void)z.sub_cc(0, ti);                // borrow = c0
+		const uint32_t mc = z.subc(0, ti);    // m - c0
+		carry_chain lo;
+		(void)lo.add_cc(ti, m);               // t[i] + m = c0·2^32
+		t[i + 1] = lo.addc_cc(t[i + 1], ti);  // + t[i] + c0
+CUZK_UNROLL
+		for (int j = 2; j < 8; j++)
+			t[i + j] = lo.addc_cc(t[i + j], lo32(p[j]));
+		// the last round's sum is below 2r·2^256 < 2^512: no carry out
+		uint32_t c1 = 0;
 		if (i < 7) {
-			CUZK_PTX3("addc.u32", c, c1, 0);
+			t[i + 8] = lo.addc_cc(t[i + 8], c);
+			c1 = lo.addc(0, 0);
+		} else {
+			t[i + 8] = lo.addc(t[i + 8], c);
+		}
+		carry_chain hi;
+		t[i + 2] = hi.add_cc(t[i + 2], mc);
+CUZK_UNROLL
+		for (int j = 2; j < 7; j++)
+			t[i + j + 1] = hi.addc_cc(t[i + j + 1], hi32(p[j]));
+		if (i < 7) {
+			t[i + 8] = hi.addc_cc(t[i + 8], hi32(p[7]));
+			c = hi.addc(c1, 0);
+		} else {
+			t[i + 8] = hi.addc(t[i + 8], hi32(p[7]));
 		}
 	}
-	// t[8..15] < 2r: one conditional subtraction.
-	uint32_t d[8], borrow;
-	CUZK_PTX3("sub.cc.u32", d[0], t[8], mod(0));
-#pragma unroll
-	for (int j = 1; j < 8; j++)
-		CUZK_PTX3("subc.cc.u32", d[j], t[8 + j], mod(j));
-	CUZK_PTX3("subc.u32", borrow, 0, 0);
-#pragma unroll
+CUZK_UNROLL
 	for (int j = 0; j < 8; j++)
-		out[j] = borrow ? t[8 + j] : d[j];
+		out[j] = t[8 + j];
+}
+
+// out = a - M if that does not borrow, else a (a < 2M; M is r or 2r).
+template <bool TWICE> CUZK_HD void sub_mod_once(uint32_t out[8], const uint32_t a[8])
+{
+	uint32_t d[8];
+	carry_chain s;
+	d[0] = s.sub_cc(a[0], TWICE ? mod2(0) : mod(0));
+CUZK_UNROLL
+	for (int j = 1; j < 8; j++)
+		d[j] = s.subc_cc(a[j], TWICE ? mod2(j) : mod(j));
+	const uint32_t keep = s.subc(0, 0);   // all ones when a < M
+CUZK_UNROLL
+	for (int j = 0; j < 8; j++)
+		out[j] = keep ? a[j] : d[j];
 }
 
 } // namespace fr_detail
 
-// a·b·2^-256 mod r.  Product by rows of lo/hi carry chains, then redc.
-__device__ __forceinline__ fr_t fr_mul(const fr_t &a, const fr_t &b)
+// a·b, both reduced; the result reduced.
+CUZK_HD fr_t fr_mul(const fr_t &a, const fr_t &b)
 {
-	uint32_t t[16];
-#pragma unroll
-	for (int j = 0; j < 8; j++)
-		CUZK_PTX3("mul.lo.u32", t[j], a.v[0], b.v[j]);
-	CUZK_PTX4("mad.hi.cc.u32", t[1], a.v[0], b.v[0], t[1]);
-#pragma unroll
-	for (int j = 1; j < 7; j++)
-		CUZK_PTX4("madc.hi.cc.u32", t[j + 1], a.v[0], b.v[j], t[j + 1]);
-	CUZK_PTX4("madc.hi.u32", t[8], a.v[0], b.v[7], 0);
-#pragma unroll
-	for (int i = 1; i < 8; i++) {
-		CUZK_PTX4("mad.lo.cc.u32", t[i], a.v[i], b.v[0], t[i]);
-#pragma unroll
-		for (int j = 1; j < 8; j++)
-			CUZK_PTX4("madc.lo.cc.u32", t[i + j], a.v[i], b.v[j], t[i + j]);
-		CUZK_PTX3("addc.u32", t[i + 8], 0, 0);
-		CUZK_PTX4("mad.hi.cc.u32", t[i + 1], a.v[i], b.v[0], t[i + 1]);
-#pragma unroll
-		for (int j = 1; j < 7; j++)
-			CUZK_PTX4("madc.hi.cc.u32", t[i + j + 1], a.v[i], b.v[j], t[i + j + 1]);
-		CUZK_PTX4("madc.hi.u32", t[i + 8], a.v[i], b.v[7], t[i + 8]);
-	}
-	fr_t r;
-	fr_detail::redc(r.v, t);
+	fr_t t, r;
+	fr_detail::mont_mul(t.v, a.v, b.v);
+	fr_detail::sub_mod_once<false>(r.v, t.v);
 	return r;
 }
 
-// a^2: the 28 cross products once, doubled by a shift chain, plus the
-// diagonal (36 products instead of 64).
-__device__ __forceinline__ fr_t fr_sqr(const fr_t &a)
+// a·b with a lazy (any a < 2^256 in fact) and b reduced; the result lazy.
+CUZK_HD fr_t fr_mul_lazy(const fr_t &a, const fr_t &b)
 {
-	uint32_t t[16];
-	t[0] = 0;
-#pragma unroll
-	for (int j = 1; j < 8; j++)
-		CUZK_PTX3("mul.lo.u32", t[j], a.v[0], a.v[j]);
-	CUZK_PTX4("mad.hi.cc.u32", t[2], a.v[0], a.v[1], t[2]);
-#pragma unroll
-	for (int j = 2; j < 7; j++)
-		CUZK_PTX4("madc.hi.cc.u32", t[j + 1], a.v[0], a.v[j], t[j + 1]);
-	CUZK_PTX4("madc.hi.u32", t[8], a.v[0], a.v[7], 0);
-#pragma unroll
-	for (int i = 1; i < 7; i++) {
-		CUZK_PTX4("mad.lo.cc.u32", t[2 * i + 1], a.v[i], a.v[i + 1], t[2 * i + 1]);
-#pragma unroll
-		for (int j = i + 2; j < 8; j++)
-			CUZK_PTX4("madc.lo.cc.u32", t[i + j], a.v[i], a.v[j], t[i + j]);
-		CUZK_PTX3("addc.u32", t[i + 8], 0, 0);
-		if (i < 6) {
-			CUZK_PTX4("mad.hi.cc.u32", t[2 * i + 2], a.v[i], a.v[i + 1], t[2 * i + 2]);
-#pragma unroll
-			for (int j = i + 2; j < 7; j++)
-				CUZK_PTX4("madc.hi.cc.u32", t[i + j + 1], a.v[i], a.v[j], t[i + j + 1]);
-			CUZK_PTX4("madc.hi.u32", t[i + 8], a.v[i], a.v[7], t[i + 8]);
-		} else {
-			CUZK_PTX4("mad.hi.u32", t[14], a.v[6], a.v[7], t[14]);
-		}
-	}
-	// double the cross products
-	CUZK_PTX3("add.cc.u32", t[1], t[1], t[1]);
-#pragma unroll
-	for (int j = 2; j < 15; j++)
-		CUZK_PTX3("addc.cc.u32", t[j], t[j], t[j]);
-	CUZK_PTX3("addc.u32", t[15], 0, 0);
-	// add the squares a_i^2 at 2i
-	CUZK_PTX4("mad.lo.cc.u32", t[0], a.v[0], a.v[0], t[0]);
-	CUZK_PTX4("madc.hi.cc.u32", t[1], a.v[0], a.v[0], t[1]);
-#pragma unroll
-	for (int i = 1; i < 7; i++) {
-		CUZK_PTX4("madc.lo.cc.u32", t[2 * i], a.v[i], a.v[i], t[2 * i]);
-		CUZK_PTX4("madc.hi.cc.u32", t[2 * i + 1], a.v[i], a.v[i], t[2 * i + 1]);
-	}
-	CUZK_PTX4("madc.lo.cc.u32", t[14], a.v[7], a.v[7], t[14]);
-	CUZK_PTX4("madc.hi.u32", t[15], a.v[7], a.v[7], t[15]);
 	fr_t r;
-	fr_detail::redc(r.v, t);
+	fr_detail::mont_mul(r.v, a.v, b.v);
 	return r;
 }
 
-__device__ __forceinline__ fr_t fr_add(const fr_t &a, const fr_t &b)
+CUZK_HD fr_t fr_sqr(const fr_t &a)
+{
+	return fr_mul(a, a);
+}
+
+// Lazy to reduced.
+CUZK_HD fr_t fr_reduce(const fr_t &a)
+{
+	fr_t r;
+	fr_detail::sub_mod_once<false>(r.v, a.v);
+	return r;
+}
+
+CUZK_HD fr_t fr_add(const fr_t &a, const fr_t &b)
 {
 	// a + b < 2r < 2^256: no carry out; subtract r unless that borrows.
-	uint32_t s[8], d[8], borrow;
-	CUZK_PTX3("add.cc.u32", s[0], a.v[0], b.v[0]);
-#pragma unroll
+	fr_t s, r;
+	carry_chain c;
+	s.v[0] = c.add_cc(a.v[0], b.v[0]);
+CUZK_UNROLL
 	for (int j = 1; j < 7; j++)
-		CUZK_PTX3("addc.cc.u32", s[j], a.v[j], b.v[j]);
-	CUZK_PTX3("addc.u32", s[7], a.v[7], b.v[7]);
-	CUZK_PTX3("sub.cc.u32", d[0], s[0], fr_detail::mod(0));
-#pragma unroll
-	for (int j = 1; j < 8; j++)
-		CUZK_PTX3("subc.cc.u32", d[j], s[j], fr_detail::mod(j));
-	CUZK_PTX3("subc.u32", borrow, 0, 0);
-	fr_t r;
-#pragma unroll
-	for (int j = 0; j < 8; j++)
-		r.v[j] = borrow ? s[j] : d[j];
+		s.v[j] = c.addc_cc(a.v[j], b.v[j]);
+	s.v[7] = c.addc(a.v[7], b.v[7]);
+	fr_detail::sub_mod_once<false>(r.v, s.v);
 	return r;
 }
 
-__device__ __forceinline__ fr_t fr_sub(const fr_t &a, const fr_t &b)
+// a + b modulo 2r, a and b lazy.  The sum may carry out of 256 bits (4r >
+// 2^256); then it is >= 2r and the subtraction's borrow cancels the carry.
+CUZK_HD fr_t fr_add_lazy(const fr_t &a, const fr_t &b)
 {
-	// a - b; on a borrow add r back (mask instead of a branch).
-	uint32_t d[8], borrow;
-	CUZK_PTX3("sub.cc.u32", d[0], a.v[0], b.v[0]);
-#pragma unroll
+	uint32_t s[8], d[8];
+	carry_chain c;
+	s[0] = c.add_cc(a.v[0], b.v[0]);
+CUZK_UNROLL
 	for (int j = 1; j < 8; j++)
-		CUZK_PTX3("subc.cc.u32", d[j], a.v[j], b.v[j]);
-	CUZK_PTX3("subc.u32", borrow, 0, 0);
+		s[j] = c.addc_cc(a.v[j], b.v[j]);
+	const uint32_t cy = c.addc(0, 0);
+	carry_chain m;
+	d[0] = m.sub_cc(s[0], fr_detail::mod2(0));
+CUZK_UNROLL
+	for (int j = 1; j < 8; j++)
+		d[j] = m.subc_cc(s[j], fr_detail::mod2(j));
+	// all ones iff no carry and a borrow, i.e. the sum is below 2r (a carry
+	// without a borrow cannot happen for lazy inputs: then s < 4r - 2^256 < 2r)
+	const uint32_t keep = m.subc(cy, 0);
 	fr_t r;
-	CUZK_PTX3("add.cc.u32", r.v[0], d[0], fr_detail::mod(0) & borrow);
-#pragma unroll
-	for (int j = 1; j < 7; j++)
-		CUZK_PTX3("addc.cc.u32", r.v[j], d[j], fr_detail::mod(j) & borrow);
-	CUZK_PTX3("addc.u32", r.v[7], d[7], fr_detail::mod(7) & borrow);
+CUZK_UNROLL
+	for (int j = 0; j < 8; j++)
+		r.v[j] = keep ? s[j] : d[j];
 	return r;
 }
 
-#undef CUZK_PTX3
-#undef CUZK_PTX4
+// a - b, adding M back on a borrow (mask instead of a branch).
+template <bool TWICE> CUZK_HD fr_t fr_sub_mod(const fr_t &a, const fr_t &b)
+{
+	uint32_t d[8];
+	carry_chain s;
+	d[0] = s.sub_cc(a.v[0], b.v[0]);
+CUZK_UNROLL
+	for (int j = 1; j < 8; j++)
+		d[j] = s.subc_cc(a.v[j], b.v[j]);
+	const uint32_t borrow = s.subc(0, 0);
+	fr_t r;
+	carry_chain c;
+	r.v[0] = c.add_cc(d[0], (TWICE ? fr_detail::mod2(0) : fr_detail::mod(0)) & borrow);
+CUZK_UNROLL
+	for (int j = 1; j < 7; j++)
+		r.v[j] = c.addc_cc(d[j], (TWICE ? fr_detail::mod2(j) : fr_detail::mod(j)) & borrow);
+	r.v[7] = c.addc(d[7], (TWICE ? fr_detail::mod2(7) : fr_detail::mod(7)) & borrow);
+	return r;
+}
+
+CUZK_HD fr_t fr_sub(const fr_t &a, const fr_t &b)
+{
+	return fr_sub_mod<false>(a, b);
+}
+
+// a - b modulo 2r, a and b lazy.
+CUZK_HD fr_t fr_sub_lazy(const fr_t &a, const fr_t &b)
+{
+	return fr_sub_mod<true>(a, b);
+}
 
 // Constants in Montgomery form.
-__host__ __device__ __forceinline__ fr_t fr_zero()
+CUZK_HD fr_t fr_zero()
 {
 	return fr_t{{0, 0, 0, 0, 0, 0, 0, 0}};
 }
 
-__host__ __device__ __forceinline__ fr_t fr_one()
+CUZK_HD fr_t fr_one()
 {
 	return fr_t{{0xfffffffeu, 0x00000001u, 0x00034802u, 0x5884b7fau, 0xecbc4ff5u, 0x998c4fefu,
 		     0xacc5056fu, 0x1824b159u}};
 }
 
 // 2^512 mod r: fr_mul(x, R2) takes canonical x into Montgomery form.
-__host__ __device__ __forceinline__ fr_t fr_r2()
+CUZK_HD fr_t fr_r2()
 {
 	return fr_t{{0xf3f29c6du, 0xc999e990u, 0x87925c23u, 0x2b6cedcbu, 0x7254398fu, 0x05d31496u,
 		     0x9f59ff11u, 0x0748d9d9u}};
@@ -220,7 +294,7 @@ __host__ __device__ __forceinline__ fr_t fr_r2()
 
 // A primitive 2^28-th root of unity, 7^((r-1)/2^32) squared four times: the
 // same root the CPU's fr_root_of_unity(28) gives, so both NTTs agree.
-__host__ __device__ __forceinline__ fr_t fr_omega_2_28(bool inverse)
+CUZK_HD fr_t fr_omega_2_28(bool inverse)
 {
 	return inverse ? fr_t{{0x7b483997u, 0x25909fe2u, 0x3f40368fu, 0xe6c3383bu, 0xdfbf158fu,
 			       0xe7a72791u, 0x90ca2226u, 0x2bccc288u}}
@@ -228,8 +302,27 @@ __host__ __device__ __forceinline__ fr_t fr_omega_2_28(bool inverse)
 			       0xef31d1fdu, 0xe7a75dc5u, 0x6d5074c8u}};
 }
 
+// ω_8^e for e = 1, 2, 3 (ω_8^2 = ω_4), ω_8 = ω_{2^28}^(2^25), or their inverses:
+// the twiddles of a radix-8 butterfly, as immediates.
+CUZK_HD fr_t fr_root_8(unsigned e, bool inverse)
+{
+	if (inverse)
+		return e == 1 ? fr_t{{0xc14d5724u, 0xeee067bcu, 0x90c5a3beu, 0x34467c7eu, 0x7b6536c9u, 0x80b27f64u,
+				      0x3c033457u, 0x1a78ad5bu}}
+		     : e == 2 ? fr_t{{0x55763050u, 0x0c4fa98au, 0x9ff7a200u, 0x4c8ea2c2u, 0xe43b5ddfu, 0x649fca48u,
+				      0xfc43f9d3u, 0x26c0c34du}}
+			      : fr_t{{0xd3bd1009u, 0x9130b669u, 0xb2a061a7u, 0xe4fba97fu, 0xb34b26a8u, 0xf34408cfu,
+				      0x06ff7a2cu, 0x1f35a4ecu}};
+	return e == 1 ? fr_t{{0x2c42eff8u, 0x6ecf4995u, 0x4d5dfa57u, 0x6ec1fa83u, 0x5656b15cu, 0x3ff5cf38u,
+			      0x229e031bu, 0x54b80267u}}
+	     : e == 2 ? fr_t{{0xaa89cfb1u, 0xf3b05674u, 0x6006b9feu, 0x072f0140u, 0x25667a26u, 0xce9a0dbfu,
+			      0x2d598374u, 0x4d2ce405u}}
+		      : fr_t{{0x3eb2a8ddu, 0x111f9842u, 0x6f38b840u, 0x1f772784u, 0x8e3ca13cu, 0xb28758a3u,
+			      0xed9a48f0u, 0x5974f9f7u}};
+}
+
 // The coset shift g = 7 and g^-1.
-__host__ __device__ __forceinline__ fr_t fr_coset_gen(bool inverse)
+CUZK_HD fr_t fr_coset_gen(bool inverse)
 {
 	return inverse ? fr_t{{0xdb6db6dcu, 0xdb6db6dau, 0xdb6cc6dau, 0xe6b5824au, 0x05810db9u,
 			       0xf8b356e0u, 0x60ec4796u, 0x66d0f1e6u}}
@@ -239,7 +332,7 @@ __host__ __device__ __forceinline__ fr_t fr_coset_gen(bool inverse)
 
 #define CUZK_FR_LOG_MAX 28    // largest NTT domain the root above supports
 
-__device__ __forceinline__ fr_t fr_pow(fr_t base, uint64_t e)
+CUZK_HD fr_t fr_pow(fr_t base, uint64_t e)
 {
 	fr_t r = fr_one();
 	while (e) {
@@ -252,7 +345,7 @@ __device__ __forceinline__ fr_t fr_pow(fr_t base, uint64_t e)
 }
 
 // 1/a = a^(r-2); 0 maps to 0.  Set-up paths only (one thread, ~380 products).
-__device__ __forceinline__ fr_t fr_inv(const fr_t &a)
+CUZK_HD fr_t fr_inv(const fr_t &a)
 {
 	const uint64_t e[4] = {0xfffffffeffffffffull, 0x53bda402fffe5bfeull, 0x3339d80809a1d805ull,
 			       0x73eda753299d7d48ull};
@@ -267,27 +360,27 @@ __device__ __forceinline__ fr_t fr_inv(const fr_t &a)
 }
 
 // 1/2 in Montgomery form.
-__host__ __device__ __forceinline__ fr_t fr_half()
+CUZK_HD fr_t fr_half()
 {
 	return fr_t{{0xffffffffu, 0x00000000u, 0x0001a401u, 0xac425bfdu, 0xf65e27fau, 0xccc627f7u,
 		     0xd66282b7u, 0x0c1258acu}};
 }
 
 // Canonical (plain integer < r) to Montgomery and back.
-__device__ __forceinline__ fr_t fr_to_mont(const fr_t &a)
+CUZK_HD fr_t fr_to_mont(const fr_t &a)
 {
 	return fr_mul(a, fr_r2());
 }
 
-__device__ __forceinline__ fr_t fr_from_mont(const fr_t &a)
+CUZK_HD fr_t fr_from_mont(const fr_t &a)
 {
 	return fr_mul(a, fr_t{{1, 0, 0, 0, 0, 0, 0, 0}});
 }
 
-__device__ __forceinline__ bool fr_is_zero(const fr_t &a)
+CUZK_HD bool fr_is_zero(const fr_t &a)
 {
 	uint32_t x = 0;
-#pragma unroll
+CUZK_UNROLL
 	for (int j = 0; j < 8; j++)
 		x |= a.v[j];
 	return x == 0;

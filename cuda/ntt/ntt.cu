@@ -1,38 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-// The NTT kernels and their launchers (layout and orders: ntt.cuh).
+// The radix-2 NTT kernel, the table set-up and the entry points (layout,
+// orders and the two kernels: ntt.cuh).
 #include "ntt/ntt.cuh"
 
 #include <cstdlib>
+#include <cstring>
+
+#include "ntt/chain.cuh"
 
 namespace cuzk {
 
 namespace {
-
-constexpr uint32_t TW_MASK = (1u << NTT_TW_BITS) - 1;
-
-__device__ __forceinline__ uint32_t bitrev(uint32_t x, unsigned bits)
-{
-	return bits ? __brev(x) >> (32 - bits) : 0;
-}
-
-__device__ __forceinline__ fr_t pow_from_tables(const fr_t *lo, const fr_t *hi, uint32_t e)
-{
-	return fr_mul(lo[e & TW_MASK], hi[e >> NTT_TW_BITS]);
-}
-
-__device__ __forceinline__ fr_t load_fr(const fr_t *p)
-{
-	const uint4 *q = reinterpret_cast<const uint4 *>(p);
-	uint4 x = q[0], y = q[1];
-	return fr_t{{x.x, x.y, x.z, x.w, y.x, y.y, y.z, y.w}};
-}
-
-__device__ __forceinline__ void store_fr(fr_t *p, const fr_t &v)
-{
-	uint4 *q = reinterpret_cast<uint4 *>(p);
-	q[0] = make_uint4(v.v[0], v.v[1], v.v[2], v.v[3]);
-	q[1] = make_uint4(v.v[4], v.v[5], v.v[6], v.v[7]);
-}
 
 // Shared memory holds elements word-major (word w of element e at w·E + e)
 // so that a warp touching 32 consecutive elements hits 32 banks.
@@ -50,26 +28,6 @@ __device__ __forceinline__ void sm_put(uint32_t *sm, unsigned E, unsigned e, con
 #pragma unroll
 	for (int w = 0; w < 8; w++)
 		sm[w * E + e] = v.v[w];
-}
-
-__device__ __forceinline__ fr_t apply_scale(const ntt_scale &sc, uint32_t pos, unsigned log_n, fr_t x)
-{
-	if (sc.p_lo) {
-		uint32_t idx = sc.bitrev_index ? bitrev(pos, log_n) : pos;
-		x = fr_mul(x, pow_from_tables(sc.p_lo, sc.p_hi, idx));
-	}
-	if (sc.cst)
-		x = fr_mul(x, *sc.cst);
-	return x;
-}
-
-// ω_S^e for the sub-transform size S = 2^S_log, e < S.
-__device__ __forceinline__ fr_t boundary_twiddle(const fr_t *w_lo, const fr_t *w_hi, const fr_t *w_direct,
-						 unsigned S_log, uint32_t e)
-{
-	if (S_log <= NTT_DIRECT_LOG)
-		return w_direct[e << (NTT_DIRECT_LOG - S_log)];
-	return pow_from_tables(w_lo, w_hi, e << (NTT_LOG_MAX - S_log));
 }
 
 // Stages [b0, b0+R) of a tile for each of its 2^R-element groups (elements
@@ -156,11 +114,11 @@ __global__ void __launch_bounds__(NTT_THREADS, RB == 3 ? 2 : 3) ntt_pass(pass_ar
 		for (unsigned e = threadIdx.x; e < E; e += blockDim.x) {
 			const unsigned c = e & (COLS - 1), p = e >> a.cols_log;
 			const uint32_t pos = base | (p << a.lo) | (ilo0 + c);
-			fr_t x = load_fr(a.in + (a.gather ? bitrev(pos, a.log_n) : pos));
+			fr_t x = ntt_load(a.in + (a.gather ? ntt_bitrev(pos, a.log_n) : pos));
 			x = apply_scale(a.pro, pos, a.log_n, x);
 			if (DIT && a.lo)
 				x = fr_mul(x, boundary_twiddle(a.w_lo, a.w_hi, a.w_direct, S_log,
-							       (ilo0 + c) * bitrev(p, a.k)));
+							       (ilo0 + c) * ntt_bitrev(p, a.k)));
 			sm_put(sm, E, e, x);
 		}
 		__syncthreads();
@@ -186,27 +144,27 @@ __global__ void __launch_bounds__(NTT_THREADS, RB == 3 ? 2 : 3) ntt_pass(pass_ar
 			fr_t x = sm_get(sm, E, e);
 			if (!DIT && a.lo)
 				x = fr_mul(x, boundary_twiddle(a.w_lo, a.w_hi, a.w_direct, S_log,
-							       (ilo0 + c) * bitrev(p, a.k)));
+							       (ilo0 + c) * ntt_bitrev(p, a.k)));
 			x = apply_scale(a.epi, pos, a.log_n, x);
-			store_fr(a.out + pos, x);
+			ntt_store(a.out + pos, x);
 		}
 	}
 }
 
-// t = (a·b - c) / Z(coset), in place in a.
-__global__ void __launch_bounds__(NTT_THREADS) h_quotient(fr_t *a, const fr_t *b, const fr_t *c,
-							  const fr_t *z_inv, uint32_t n)
+// out = a·b - c, the quotient on the coset but for its constant (radix2
+// path; the radix8 kernel takes it in with its first loads).
+__global__ void __launch_bounds__(NTT_THREADS) h_quotient(fr_t *out, const fr_t *a, const fr_t *b,
+							  const fr_t *c, uint32_t n)
 {
-	const fr_t zi = *z_inv;
 	for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
-		store_fr(a + i, fr_mul(fr_sub(fr_mul(load_fr(a + i), load_fr(b + i)), load_fr(c + i)), zi));
+		ntt_store(out + i, fr_sub(fr_mul(ntt_load(a + i), ntt_load(b + i)), ntt_load(c + i)));
 }
 
 __global__ void __launch_bounds__(NTT_THREADS) bit_reverse(fr_t *out, const fr_t *in, unsigned log_n)
 {
 	const uint32_t n = 1u << log_n;
 	for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
-		store_fr(out + bitrev(i, log_n), load_fr(in + i));
+		ntt_store(out + ntt_bitrev(i, log_n), ntt_load(in + i));
 }
 
 // Table set-up: thread j computes base^j and base^(j·2^14) by square-and-multiply.
@@ -215,11 +173,7 @@ __global__ void __launch_bounds__(NTT_THREADS) fill_pow_tables(fr_t *lo, fr_t *h
 	const uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
 	if (j >= (1u << NTT_TW_BITS))
 		return;
-	lo[j] = fr_pow(base, j);
-	fr_t big = base;
-	for (unsigned i = 0; i < NTT_TW_BITS; i++)
-		big = fr_sqr(big);
-	hi[j] = fr_pow(big, j);
+	pow_table_entry(lo, hi, base, j);
 }
 
 __global__ void __launch_bounds__(NTT_THREADS) fill_direct(fr_t *out, const fr_t *lo, const fr_t *hi)
@@ -229,28 +183,12 @@ __global__ void __launch_bounds__(NTT_THREADS) fill_direct(fr_t *out, const fr_t
 		out[j] = pow_from_tables(lo, hi, j << (NTT_LOG_MAX - NTT_DIRECT_LOG));
 }
 
-__global__ void fill_domain_consts(fr_t *inv_m, fr_t *z_inv, fr_t *r2)
+__global__ void fill_domain_consts(fr_t *inv_m, fr_t *z_inv_m, fr_t *r2_inv_m)
 {
 	const unsigned lg = threadIdx.x;
 	if (lg > NTT_LOG_MAX)
 		return;
-	fr_t im = fr_one(), gm = fr_coset_gen(false);
-	for (unsigned i = 0; i < lg; i++) {
-		im = fr_mul(im, fr_half());
-		gm = fr_sqr(gm);
-	}
-	inv_m[lg] = im;
-	z_inv[lg] = fr_inv(fr_sub(gm, fr_one()));
-	if (lg == 0)
-		*r2 = fr_r2();
-}
-
-int grid_size()
-{
-	int dev = 0, sms = 0;
-	CUDA_OK(cudaGetDevice(&dev));
-	CUDA_OK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-	return sms;
+	domain_consts_entry(inv_m, z_inv_m, r2_inv_m, lg);
 }
 
 // Bits per pass, top pass first, as even as possible.
@@ -279,67 +217,21 @@ void set_smem_limits()
 		CUDA_OK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, big));
 }
 
-} // namespace
-
-void ntt_tables::build(vram_budget &budget, cudaStream_t s)
+// A launch grid of at most cap blocks per SM for `work` blocks of work.
+unsigned grid_for(uint32_t work, unsigned cap)
 {
-	const size_t T = (size_t)1 << NTT_TW_BITS;
-	const size_t D = (size_t)1 << NTT_DIRECT_LOG;
-	const size_t count = 8 * T + 2 * (NTT_LOG_MAX + 1) + 1 + 2 * D;
-	const size_t bytes = count * sizeof(fr_t);
-	if (!budget.try_reserve(bytes))
-		gpu_fail(CUZK_GPU_E_VRAM, "NTT tables need %zu KiB but the VRAM budget is %zu MiB",
-			 bytes >> 10, budget.budget() >> 20);
-	mem_ = budgeted_mem(budget, bytes, "NTT tables");
-	fr_t *p = mem_.as<fr_t>();
-	fr_t *tab[8];
-	for (int i = 0; i < 8; i++)
-		tab[i] = p + i * T;
-	const fr_t bases[4] = {fr_omega_2_28(false), fr_omega_2_28(true), fr_coset_gen(false),
-			       fr_coset_gen(true)};
-	for (int i = 0; i < 4; i++) {
-		fill_pow_tables<<<(unsigned)(T / NTT_THREADS), NTT_THREADS, 0, s>>>(tab[2 * i], tab[2 * i + 1],
-										  bases[i]);
-		CUDA_LAUNCHED("fill_pow_tables");
-	}
-	fr_t *inv_m = p + 8 * T, *z_inv = inv_m + NTT_LOG_MAX + 1, *r2 = z_inv + NTT_LOG_MAX + 1;
-	fill_domain_consts<<<1, 32, 0, s>>>(inv_m, z_inv, r2);
-	CUDA_LAUNCHED("fill_domain_consts");
-	fr_t *direct = r2 + 1;
-	for (int d = 0; d < 2; d++) {
-		fill_direct<<<(unsigned)(D / NTT_THREADS), NTT_THREADS, 0, s>>>(direct + d * D, tab[2 * d],
-										 tab[2 * d + 1]);
-		CUDA_LAUNCHED("fill_direct");
-		view_.w_direct[d] = direct + d * D;
-	}
-	for (int d = 0; d < 2; d++) {
-		view_.w_lo[d] = tab[2 * d];
-		view_.w_hi[d] = tab[2 * d + 1];
-		view_.g_lo[d] = tab[4 + 2 * d];
-		view_.g_hi[d] = tab[4 + 2 * d + 1];
-	}
-	view_.round_bits = NTT_ROUND_BITS;
-	if (const char *env = getenv("CUZK_NTT_ROUND_BITS"))
-		if (env[0] >= '1' && env[0] <= '3' && !env[1])
-			view_.round_bits = (unsigned)(env[0] - '0');
-	view_.inv_m = inv_m;
-	view_.z_inv = z_inv;
-	view_.r2 = r2;
-	set_smem_limits();
+	const uint32_t most = (uint32_t)ntt_sm_count() * cap;
+	return work < most ? (work ? work : 1) : most;
 }
 
-void ntt_run(const ntt_tables_view &t, fr_t *out, const fr_t *in, unsigned log_n, ntt_dir dir,
-	     ntt_order order, const ntt_scale &pro, const ntt_scale &epi, cudaStream_t s)
+// The radix-2 kernel's passes.
+void ntt_run_radix2(const ntt_tables_view &t, fr_t *out, const fr_t *in, unsigned log_n, ntt_dir dir,
+		    ntt_order order, const ntt_scale &pro, const ntt_scale &epi, cudaStream_t s)
 {
-	if (log_n < 1 || log_n > NTT_LOG_MAX)
-		gpu_fail(CUZK_GPU_E_INVAL, "NTT size 2^%u is outside 2^1..2^%u", log_n, NTT_LOG_MAX);
-	if ((order == ntt_order::natural_to_natural) == (in == out))
-		gpu_fail(CUZK_GPU_E_INVAL, "NTT: natural-to-natural runs out of place, the others in place");
 	unsigned bits[8];
 	const unsigned P = plan_passes(log_n, bits);
 	const bool dit = order != ntt_order::natural_to_bitrev;
 	const int d = (int)dir;
-	const int grid_cap = grid_size() * 3;   // three 64 KiB-tile blocks fit one SM
 	const unsigned rb = t.round_bits >= 1 && t.round_bits <= 3 ? t.round_bits : NTT_ROUND_BITS;
 	// DIF passes go top-down (lo decreasing); DIT passes are their reverse.
 	unsigned lo_of[8];
@@ -365,8 +257,8 @@ void ntt_run(const ntt_tables_view &t, fr_t *out, const fr_t *in, unsigned log_n
 			a.pro = pro;
 		if (i == P - 1)
 			a.epi = epi;
-		const uint32_t tiles = 1u << (log_n - a.k - a.cols_log);
-		const unsigned grid = tiles < (uint32_t)grid_cap ? tiles : (unsigned)grid_cap;
+		// three 64 KiB-tile blocks fit one SM
+		const unsigned grid = grid_for(1u << (log_n - a.k - a.cols_log), 3);
 		const size_t smem = pass_smem(a.k, a.cols_log);
 		switch (rb * 2 + (dit ? 1 : 0)) {
 		case 2: ntt_pass<false, 1><<<grid, NTT_THREADS, smem, s>>>(a); break;
@@ -380,73 +272,131 @@ void ntt_run(const ntt_tables_view &t, fr_t *out, const fr_t *in, unsigned log_n
 	}
 }
 
+} // namespace
+
+int ntt_sm_count()
+{
+	int dev = 0, sms = 0;
+	CUDA_OK(cudaGetDevice(&dev));
+	CUDA_OK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+	return sms;
+}
+
+void ntt_tables::build(vram_budget &budget, cudaStream_t s)
+{
+	const size_t T = (size_t)1 << NTT_TW_BITS;
+	const size_t D = (size_t)1 << NTT_DIRECT_LOG;
+	const size_t count = 8 * T + 3 * (NTT_LOG_MAX + 1) + 2 * D;
+	const size_t bytes = count * sizeof(fr_t);
+	if (!budget.try_reserve(bytes))
+		gpu_fail(CUZK_GPU_E_VRAM, "NTT tables need %zu KiB but the VRAM budget is %zu MiB",
+			 bytes >> 10, budget.budget() >> 20);
+	mem_ = budgeted_mem(budget, bytes, "NTT tables");
+	fr_t *p = mem_.as<fr_t>();
+	fr_t *tab[8];
+	for (int i = 0; i < 8; i++)
+		tab[i] = p + i * T;
+	const fr_t bases[4] = {fr_omega_2_28(false), fr_omega_2_28(true), fr_coset_gen(false),
+			       fr_coset_gen(true)};
+	for (int i = 0; i < 4; i++) {
+		fill_pow_tables<<<(unsigned)(T / NTT_THREADS), NTT_THREADS, 0, s>>>(tab[2 * i], tab[2 * i + 1],
+										  bases[i]);
+		CUDA_LAUNCHED("fill_pow_tables");
+	}
+	fr_t *inv_m = p + 8 * T, *z_inv_m = inv_m + NTT_LOG_MAX + 1, *r2_inv_m = z_inv_m + NTT_LOG_MAX + 1;
+	fill_domain_consts<<<1, 32, 0, s>>>(inv_m, z_inv_m, r2_inv_m);
+	CUDA_LAUNCHED("fill_domain_consts");
+	fr_t *direct = r2_inv_m + NTT_LOG_MAX + 1;
+	for (int d = 0; d < 2; d++) {
+		fill_direct<<<(unsigned)(D / NTT_THREADS), NTT_THREADS, 0, s>>>(direct + d * D, tab[2 * d],
+										 tab[2 * d + 1]);
+		CUDA_LAUNCHED("fill_direct");
+		view_.w_direct[d] = direct + d * D;
+	}
+	for (int d = 0; d < 2; d++) {
+		view_.w_lo[d] = tab[2 * d];
+		view_.w_hi[d] = tab[2 * d + 1];
+		view_.g_lo[d] = tab[4 + 2 * d];
+		view_.g_hi[d] = tab[4 + 2 * d + 1];
+	}
+	view_.round_bits = NTT_ROUND_BITS;
+	if (const char *env = getenv("CUZK_NTT_ROUND_BITS"))
+		if (env[0] >= '1' && env[0] <= '3' && !env[1])
+			view_.round_bits = (unsigned)(env[0] - '0');
+	view_.impl = ntt_impl::radix8;
+	if (const char *env = getenv("CUZK_NTT_IMPL")) {
+		if (!strcmp(env, "radix2"))
+			view_.impl = ntt_impl::radix2;
+		else if (strcmp(env, "radix8"))
+			gpu_fail(CUZK_GPU_E_INVAL, "CUZK_NTT_IMPL is \"%s\": it must be radix2 or radix8", env);
+	}
+	view_.ntt8_tile_log = NTT8_TILE_LOG;
+	if (const char *env = getenv("CUZK_NTT8_TILE_LOG")) {
+		if (!strcmp(env, "10"))
+			view_.ntt8_tile_log = NTT8_TILE_LOG_ALT;
+		else if (strcmp(env, "11"))
+			gpu_fail(CUZK_GPU_E_INVAL, "CUZK_NTT8_TILE_LOG is \"%s\": it must be 10 or 11", env);
+	}
+	view_.inv_m = inv_m;
+	view_.z_inv_m = z_inv_m;
+	view_.r2_inv_m = r2_inv_m;
+	set_smem_limits();
+	ntt8_set_smem_limits();
+}
+
+void ntt_run(const ntt_tables_view &t, fr_t *out, const fr_t *in, unsigned log_n, ntt_dir dir,
+	     ntt_order order, const ntt_scale &pro, const ntt_scale &epi, cudaStream_t s,
+	     const ntt_quotient &quot)
+{
+	if (log_n < 1 || log_n > NTT_LOG_MAX)
+		gpu_fail(CUZK_GPU_E_INVAL, "NTT size 2^%u is outside 2^1..2^%u", log_n, NTT_LOG_MAX);
+	if ((order == ntt_order::natural_to_natural) == (in == out))
+		gpu_fail(CUZK_GPU_E_INVAL, "NTT: natural-to-natural runs out of place, the others in place");
+	if (quot.b && order != ntt_order::natural_to_bitrev)
+		gpu_fail(CUZK_GPU_E_INVAL, "NTT: the quotient is taken in by in-place natural-order transforms only");
+	if (t.impl == ntt_impl::radix8 && log_n >= NTT8_MIN_LOG) {
+		ntt8_run(t, out, in, log_n, dir, order, pro, epi, quot, s);
+		return;
+	}
+	if (quot.b) {
+		const uint32_t n = 1u << log_n;
+		h_quotient<<<grid_for(n / NTT_THREADS, 8), NTT_THREADS, 0, s>>>(out, in, quot.b, quot.c, n);
+		CUDA_LAUNCHED("h_quotient");
+		in = out;
+	}
+	ntt_run_radix2(t, out, in, log_n, dir, order, pro, epi, s);
+}
+
+namespace {
+
+// ntt_run as the run function of the transforms in ntt/chain.cuh.
+struct device_run {
+	const ntt_tables_view &t;
+	cudaStream_t s;
+	void operator()(fr_t *out, const fr_t *in, unsigned log_n, ntt_dir dir, ntt_order order,
+			const ntt_scale &pro, const ntt_scale &epi, const ntt_quotient &quot) const
+	{
+		ntt_run(t, out, in, log_n, dir, order, pro, epi, s, quot);
+	}
+};
+
+} // namespace
+
 void ntt_natural(const ntt_tables_view &t, fr_t *out, const fr_t *in, unsigned log_n, ntt_kind kind,
 		 cudaStream_t s)
 {
-	ntt_scale pro, epi;
-	ntt_dir dir = ntt_dir::forward;
-	switch (kind) {
-	case ntt_kind::forward:
-		break;
-	case ntt_kind::coset_forward:
-		pro.p_lo = t.g_lo[0];
-		pro.p_hi = t.g_hi[0];
-		break;
-	case ntt_kind::inverse:
-		dir = ntt_dir::inverse;
-		epi.cst = t.inv_m + log_n;
-		break;
-	case ntt_kind::coset_inverse:
-		dir = ntt_dir::inverse;
-		epi.cst = t.inv_m + log_n;
-		epi.p_lo = t.g_lo[1];
-		epi.p_hi = t.g_hi[1];
-		break;
-	}
-	// The gathering first pass reads position bitrev(p), so a prologue factor
-	// indexed by the natural coefficient uses the bit-reversed position.
-	pro.bitrev_index = true;
-	ntt_run(t, out, in, log_n, dir, ntt_order::natural_to_natural, pro, epi, s);
+	ntt_natural_with(device_run{t, s}, t, out, in, log_n, kind);
 }
 
 void ntt_compute_h(const ntt_tables_view &t, fr_t *a, fr_t *b, fr_t *c, unsigned log_n, bool canonical,
 		   cudaStream_t s)
 {
-	// iNTT natural -> bit-reversed; on the way out coefficient bitrev(p) is
-	// multiplied by g^bitrev(p)/m, ready for the coset NTT.
-	ntt_scale to_mont, coset_in;
-	if (canonical)
-		to_mont.cst = t.r2;
-	coset_in.cst = t.inv_m + log_n;
-	coset_in.p_lo = t.g_lo[0];
-	coset_in.p_hi = t.g_hi[0];
-	coset_in.bitrev_index = true;
-	fr_t *abc[3] = {a, b, c};
-	for (fr_t *x : abc) {
-		ntt_run(t, x, x, log_n, ntt_dir::inverse, ntt_order::natural_to_bitrev, to_mont, coset_in, s);
-		ntt_run(t, x, x, log_n, ntt_dir::forward, ntt_order::bitrev_to_natural, ntt_scale{}, ntt_scale{},
-			s);
-	}
-	const uint32_t n = 1u << log_n;
-	const unsigned blocks = n / NTT_THREADS ? n / NTT_THREADS : 1;
-	const unsigned grid = blocks < (unsigned)grid_size() * 8 ? blocks : (unsigned)grid_size() * 8;
-	h_quotient<<<grid, NTT_THREADS, 0, s>>>(a, b, c, t.z_inv + log_n, n);
-	CUDA_LAUNCHED("h_quotient");
-	// iNTT back to coefficients; coefficient bitrev(p) times g^-bitrev(p)/m.
-	ntt_scale coset_out;
-	coset_out.cst = t.inv_m + log_n;
-	coset_out.p_lo = t.g_lo[1];
-	coset_out.p_hi = t.g_hi[1];
-	coset_out.bitrev_index = true;
-	ntt_run(t, a, a, log_n, ntt_dir::inverse, ntt_order::natural_to_bitrev, ntt_scale{}, coset_out, s);
+	ntt_compute_h_with(device_run{t, s}, t, a, b, c, log_n, canonical);
 }
 
 void ntt_bit_reverse(fr_t *out, const fr_t *in, unsigned log_n, cudaStream_t s)
 {
-	const uint32_t n = 1u << log_n;
-	const unsigned blocks = (n + NTT_THREADS - 1) / NTT_THREADS;
-	const unsigned grid = blocks < (unsigned)grid_size() * 8 ? blocks : (unsigned)grid_size() * 8;
-	bit_reverse<<<grid, NTT_THREADS, 0, s>>>(out, in, log_n);
+	bit_reverse<<<grid_for((1u << log_n) / NTT_THREADS, 8), NTT_THREADS, 0, s>>>(out, in, log_n);
 	CUDA_LAUNCHED("bit_reverse");
 }
 

@@ -1,88 +1,105 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-// Radix-2 NTT over Fr on the device, several stages per kernel.
+// NTTs over Fr on the device.
 //
-// A transform of size 2^n runs as P passes of at most NTT_PASS_BITS bits
-// (2^27 = 9+9+9).  A pass over index bits [lo, lo+k) loads, for one outer
-// index and a few consecutive low indices ("columns", so that global accesses
-// are 128-byte rows), the 2^k elements that differ only in those bits into
-// shared memory, runs k radix-2 stages there, and writes them back.  Between
-// passes the size-S = 2^(lo+k) sub-transform is split four-step style: after
-// the k top stages element (p, i_lo) is multiplied by ω_S^(i_lo·bitrev_k(p)).
+// Shape.  A transform of 2^n runs as P passes of at most 10 index bits
+// (2^27 = 9+9+9, 2^28 = 10+9+9).  A pass over bits [lo, lo+k) loads, for a
+// few consecutive "columns" (values of the other bits, low first, so that
+// global accesses are 128-byte rows), the 2^k elements that differ only in
+// those bits, runs k radix-2 stages on them, and writes them back.  Between
+// passes the sub-transform of size S = 2^(lo+k) is split four-step style:
+// element (p, i_lo) is multiplied by ω_S^(i_lo·bitrev_k(p)).
 //
 // Orders: DIF (Gentleman-Sande) goes natural -> bit-reversed, DIT
 // (Cooley-Tukey, the transpose of DIF) bit-reversed -> natural.  The H
-// computation chains them (iNTT by DIF, coset NTT by DIT, iNTT by DIF) and so
-// never permutes.  A standalone natural -> natural NTT runs DIT whose first
-// pass gathers its input from bit-reversed positions: each Fr is one 32-byte
-// sector, so the gather costs no extra DRAM traffic.
+// computation chains them (ntt/chain.cuh) and so never permutes.  A
+// standalone natural -> natural NTT runs DIT whose first pass gathers its
+// input from bit-reversed positions: each Fr is one 32-byte sector, so the
+// gather costs no extra DRAM traffic.
 //
-// Element-wise factors ride on the first pass's loads and the last pass's
-// stores: a constant (1/m, or R^2 to enter Montgomery form) times a power of
-// the coset shift g^(±i), i = the element's natural coefficient index.
+// Two kernels compute the same transform (bit for bit; $CUZK_NTT_IMPL=radix2
+// or radix8 picks one at open, radix8 by default):
+//
+// radix2 (ntt.cu), the first one: a pass's tile sits in shared memory and
+// every radix-2 stage is one exchange through it and one barrier; 2^27 took
+// 73 ms on the H200 against sppark's 44 ms.  Kept to measure against.
+//
+// radix8 (ntt8.cu, ntt/radix8.cuh).  Why it is shaped as it is:
+// - The work is ~14 Fr products per element for 2^27 (12.9 in the stages
+//   after the free ones are skipped, ~1 per boundary, one more for the
+//   two-table twiddle of the top boundary), each ~224 IMAD: ~25 ms at the
+//   H200's IMAD peak.  HBM is ~2 ms a pass.  So the kernel is bound by the
+//   integer pipe and by latency, and everything else is there to keep the
+//   IMADs fed: few barriers, independent products in flight, no spills.
+// - Eight elements per thread, in registers: a pass's k bits run in rounds
+//   of 3 (radix 8 as three radix-2 stages in registers), so a 9-bit pass has
+//   two exchanges through shared memory and three barriers per tile instead
+//   of nine.  Each stage gives a thread four independent butterflies, which
+//   the scheduler interleaves.
+// - Register budget: eight Fr are 64 registers, one product ~40 more; 256
+//   threads per block and two blocks per SM cap a thread at 128, which holds
+//   them without spills (ptxas -v, see docs/BENCHMARKS.md).  Sixteen warps
+//   per SM, each with four independent products per stage, cover the
+//   multiply latency; more blocks would need fewer registers than the data.
+//   Left alone ptxas takes ~150 (two products in flight), so a second block
+//   shape, 128 threads and three blocks per SM at up to 168 registers, is
+//   built too ($CUZK_NTT8_TILE_LOG=10) to measure which feeds the SM better.
+// - Shared memory is word-major (8 planes of 32-bit words) with an XOR
+//   swizzle (ntt8_swizzle) that makes every round's accesses free of bank
+//   conflicts, including the round on the lowest row bits, whose lanes are
+//   8 or 64 rows apart.
+// - Twiddles: the stage roots of a pass are ω_K^j, K = 2^k, copied once per
+//   block into shared memory from the direct table; the boundary twiddles are
+//   one direct-table load for S <= 2^18, two for larger S.  In the round on
+//   the lowest bits the root index is a compile-time constant and the 7
+//   trivial products of 12 are not made.
+// - Lazy reduction: inside a transform values live in [0, 2r) (2r < 2^256);
+//   a product whose second factor is a reduced table entry needs no final
+//   subtraction, sums and differences reduce modulo 2r, and the last pass
+//   reduces fully, so outputs are the CPU's bytes.
+// - Element-wise factors (the boundary twiddle, the prologue scale, the
+//   quotient (a·b - c)/Z of the H computation, the epilogue scale) ride on
+//   the first loads and last stores of a transform; they are applied in a
+//   loop that is not unrolled, through the thread's own shared-memory slots,
+//   which keeps the kernel's code (and the instruction cache it needs) small.
+//   Fusing the quotient into the last iNTT saves a whole read-modify-write
+//   of three vectors (~12 GB at 2^27).
+// - The kernel is written once for both sides: ntt/radix8.cuh holds one
+//   thread's work between two barriers, which the device kernel runs per
+//   thread and the host test runs for every thread in turn, so CI checks the
+//   index maps, the orders and the fusions against the CPU's NTT.
 #ifndef CUZK_CUDA_NTT_NTT_CUH
 #define CUZK_CUDA_NTT_NTT_CUH
 
 #include <cstdint>
 
 #include "ff/fr.cuh"
+#include "ntt/radix8.cuh"
+#include "ntt/tables.cuh"
 #include "util/gpu_t.cuh"
 #include "util/vram.cuh"
 
 namespace cuzk {
 
-// Largest number of radix-2 stages fused into one pass.  9 keeps 2^27 at
-// three passes and a block's tile (NTT_TILE_ELEMS elements, 64 KiB) small
-// enough for three blocks per SM.
+// radix2 kernel: largest number of radix-2 stages fused into one pass.  9
+// keeps 2^27 at three passes and a block's tile (NTT_TILE_ELEMS elements, 64
+// KiB) small enough for three blocks per SM.
 constexpr unsigned NTT_PASS_BITS = 9;
 // Elements per block tile: 2^9 rows x 4 columns of 32 bytes = 128-byte rows.
 constexpr unsigned NTT_TILE_LOG = 11;
 constexpr unsigned NTT_THREADS = 256;
-// Radix-2 stages per register round inside a pass: with 3 (radix 8) each
-// thread holds 8 elements and a 2^9 pass exchanges through shared memory 3
-// times instead of 9.  Measured on the H200 (2026-11-29, 2^27 forward,
-// median of 10): 1 -> 73.3 ms, 2 -> 75.8 ms, 3 -> 123.3 ms (capped at 128
-// registers it spills and runs two blocks per SM).  $CUZK_NTT_ROUND_BITS
+// radix2 kernel: radix-2 stages per register round inside a pass: with 3
+// (radix 8) each thread holds 8 elements and a 2^9 pass exchanges through
+// shared memory 3 times instead of 9.  Measured on the H200 (2026-11-29, 2^27
+// forward, median of 10): 1 -> 73.3 ms, 2 -> 75.8 ms, 3 -> 123.3 ms (capped at
+// 128 registers it spills and runs two blocks per SM).  $CUZK_NTT_ROUND_BITS
 // (1..3) overrides it at open, to measure again; every value computes the
 // same transform (tests/gpu/run.sh checks each against the CPU).
 constexpr unsigned NTT_ROUND_BITS = 1;
-// Twiddles and coset powers come from two tables of 2^NTT_TW_BITS entries
-// (x^e = lo[e mod 2^14] · hi[e >> 14]); 2 x 512 KiB per base instead of a
-// 4 GiB table for 2^28.
-constexpr unsigned NTT_TW_BITS = 14;
-constexpr unsigned NTT_LOG_MAX = CUZK_FR_LOG_MAX;
-// Sub-transforms of up to 2^NTT_DIRECT_LOG points take their boundary
-// twiddles from one direct table (one product per element instead of two):
-// 2^18 covers the second pass of 2^26 and 2^27; 8 MiB per direction, L2-resident.
-constexpr unsigned NTT_DIRECT_LOG = 18;
 
 static_assert(NTT_PASS_BITS >= 1 && NTT_PASS_BITS <= NTT_TILE_LOG, "a pass must fit a tile");
-static_assert(2 * NTT_TW_BITS >= NTT_LOG_MAX, "two twiddle tables must cover every exponent");
 static_assert(NTT_ROUND_BITS >= 1 && NTT_ROUND_BITS <= 3, "ntt_round is instantiated for 1..3 bits");
 static_assert((1u << NTT_TILE_LOG) % (2 * NTT_THREADS) == 0 || (1u << NTT_TILE_LOG) < 2 * NTT_THREADS,
 	      "butterflies per stage must spread evenly over the block");
-
-enum class ntt_dir { forward = 0, inverse = 1 };
-enum class ntt_order { natural_to_bitrev, bitrev_to_natural, natural_to_natural };
-
-// Device tables shared by every NTT on one device (read-only after set-up).
-struct ntt_tables_view {
-	const fr_t *w_lo[2], *w_hi[2];   // [dir] ω^(±j), ω^(±j·2^14), ω = ω_{2^28}
-	const fr_t *w_direct[2];         // [dir] ω_{2^18}^(±j), j < 2^18
-	const fr_t *g_lo[2], *g_hi[2];   // [0] g^j, g^(j·2^14); [1] the same for g^-1
-	const fr_t *inv_m;               // [log_n] 1/2^log_n, log_n = 0..28
-	const fr_t *z_inv;               // [log_n] 1/(g^(2^log_n) - 1)
-	const fr_t *r2;                  // 2^512 mod r
-	unsigned round_bits;             // stages per register round (1..3)
-};
-
-// A factor c · G^idx applied to each element; idx is the natural index of the
-// element (its position, or the bit-reversal of it in a bit-reversed array).
-struct ntt_scale {
-	const fr_t *cst = nullptr;       // nullptr: c = 1
-	const fr_t *p_lo = nullptr;      // nullptr: G = 1
-	const fr_t *p_hi = nullptr;
-	bool bitrev_index = false;
-};
 
 class ntt_tables {
 	budgeted_mem mem_;
@@ -90,21 +107,30 @@ class ntt_tables {
 
 public:
 	ntt_tables() = default;
-	// Reserves and fills the tables (about 20 MiB) on the current device.
+	// Reserves and fills the tables (about 20 MiB) on the current device,
+	// and reads $CUZK_NTT_IMPL and $CUZK_NTT_ROUND_BITS.
 	void build(vram_budget &budget, cudaStream_t s);
 	const ntt_tables_view &view() const { return view_; }
 };
 
 // Runs one NTT of 2^log_n elements on stream s.  in == out for in-place
 // orders; natural_to_natural needs in != out (in is only read).  pro applies
-// to the input, epi to the output.
+// to the input, epi to the output; quot, when set, replaces the input x by
+// (x·b - c)·z first.
 void ntt_run(const ntt_tables_view &t, fr_t *out, const fr_t *in, unsigned log_n, ntt_dir dir,
-	     ntt_order order, const ntt_scale &pro, const ntt_scale &epi, cudaStream_t s);
+	     ntt_order order, const ntt_scale &pro, const ntt_scale &epi, cudaStream_t s,
+	     const ntt_quotient &quot = ntt_quotient{});
 
-// Whole transforms with the conventions of src/groth16/ntt.h, natural order in
-// and out: forward, inverse (with 1/m), coset forward (coefficient i times g^i,
-// then NTT), coset inverse (iNTT, then coefficient i times g^-i).
-enum class ntt_kind { forward, inverse, coset_forward, coset_inverse };
+// The radix-8 kernel's launcher (ntt8.cu); ntt_run picks it.
+void ntt8_run(const ntt_tables_view &t, fr_t *out, const fr_t *in, unsigned log_n, ntt_dir dir,
+	      ntt_order order, const ntt_scale &pro, const ntt_scale &epi, const ntt_quotient &quot,
+	      cudaStream_t s);
+
+// Raises the radix-8 kernels' shared-memory limit on the current device.
+void ntt8_set_smem_limits();
+
+// Whole transforms with the conventions of src/groth16/ntt.h, natural order
+// in and out (ntt/chain.cuh).
 void ntt_natural(const ntt_tables_view &t, fr_t *out, const fr_t *in, unsigned log_n, ntt_kind kind,
 		 cudaStream_t s);
 
@@ -117,6 +143,9 @@ void ntt_compute_h(const ntt_tables_view &t, fr_t *a, fr_t *b, fr_t *c, unsigned
 
 // out[bitrev(i)] = in[i] (out != in).
 void ntt_bit_reverse(fr_t *out, const fr_t *in, unsigned log_n, cudaStream_t s);
+
+// Multiprocessors of the current device (grid sizes).
+int ntt_sm_count();
 
 } // namespace cuzk
 

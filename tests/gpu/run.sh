@@ -5,8 +5,9 @@
 #
 #   tests/gpu/run.sh BUILD_DIR [MAX_LOG [OUT_DIR]]
 #
-# 1. cuda/test_gpu_ntt: GPU NTTs (all kinds, 2^1..2^20) and h against the CPU,
-#    with each register-round width of the NTT kernel;
+# 1. cuda/test_gpu_ntt: GPU NTTs (all kinds, 2^1..2^20, and 2^21..2^NTT_MAX,
+#    default 22) and h against the CPU, with the radix-8 kernel (both tile
+#    sizes) and with the radix-2 one at each of its register-round widths;
 # 2. the GPU MSM test, if the build has one, with each form of the field products;
 # 3. for 2^10 .. 2^MAX_LOG constraints (default 18), circuits from the
 #    generator: `cuzk prove --backend gpu --seed N` must write the bytes of
@@ -52,10 +53,16 @@ step() {   # name, log, command...
 	return $rc
 }
 
-step "GPU NTT and h == CPU (2^1..2^20)" ntt.log "$B/cuda/test_gpu_ntt"
-# The NTT's other register-round widths (a tuning knob) compute the same.
-for rb in 2 3; do
-	step "GPU NTT and h == CPU, round bits $rb" "ntt-rb$rb.log" env CUZK_NTT_ROUND_BITS=$rb "$B/cuda/test_gpu_ntt"
+NTT_MAX=${NTT_MAX:-22}
+step "GPU NTT and h == CPU (2^1..2^$NTT_MAX), radix-8" ntt.log \
+	env CUZK_NTT_IMPL=radix8 "$B/cuda/test_gpu_ntt" --large "$NTT_MAX"
+step "GPU NTT and h == CPU (2^1..2^20), radix-8, 2^10 tiles" ntt-tile10.log \
+	env CUZK_NTT_IMPL=radix8 CUZK_NTT8_TILE_LOG=10 "$B/cuda/test_gpu_ntt"
+# The radix-2 kernel at each register-round width (a tuning knob) computes
+# the same.
+for rb in 1 2 3; do
+	step "GPU NTT and h == CPU (2^1..2^20), radix-2 rb $rb" "ntt-radix2-rb$rb.log" \
+		env CUZK_NTT_IMPL=radix2 CUZK_NTT_ROUND_BITS=$rb "$B/cuda/test_gpu_ntt"
 done
 # Both compiled forms of the accumulations' field products (CUZK_MSM_FP;
 # cuda/msm/fp_impl.cuh).

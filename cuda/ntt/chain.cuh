@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+// Transforms made of single NTT runs: the natural-order kinds of
+// src/groth16/ntt.h and the Groth16 h computation.  Written over a run
+// function so that the device (ntt.cu) and the host emulation
+// (test_ntt_host.cpp) chain the runs the same way:
+//   run(out, in, log_n, dir, order, pro, epi, quot)
+#ifndef CUZK_CUDA_NTT_CHAIN_CUH
+#define CUZK_CUDA_NTT_CHAIN_CUH
+
+#include "ntt/tables.cuh"
+
+namespace cuzk {
+
+// forward, inverse (with 1/m), coset forward (coefficient i times g^i, then
+// NTT), coset inverse (iNTT, then coefficient i times g^-i); natural order in
+// and out, out != in.
+template <class Run>
+void ntt_natural_with(const Run &run, const ntt_tables_view &t, fr_t *out, const fr_t *in, unsigned log_n,
+		      ntt_kind kind)
+{
+	ntt_scale pro, epi;
+	ntt_dir dir = ntt_dir::forward;
+	switch (kind) {
+	case ntt_kind::forward:
+		break;
+	case ntt_kind::coset_forward:
+		pro.p_lo = t.g_lo[0];
+		pro.p_hi = t.g_hi[0];
+		break;
+	case ntt_kind::inverse:
+		dir = ntt_dir::inverse;
+		epi.cst = t.inv_m + log_n;
+		break;
+	case ntt_kind::coset_inverse:
+		dir = ntt_dir::inverse;
+		epi.cst = t.inv_m + log_n;
+		epi.p_lo = t.g_lo[1];
+		epi.p_hi = t.g_hi[1];
+		break;
+	}
+	// The gathering first pass reads position bitrev(p), so a prologue factor
+	// indexed by the natural coefficient uses the bit-reversed position.
+	pro.bitrev_index = true;
+	run(out, in, log_n, dir, ntt_order::natural_to_natural, pro, epi, ntt_quotient{});
+}
+
+// h for Groth16 (DESIGN.md, "The math"), on a, b, c of 2^log_n elements each,
+// in Montgomery form unless canonical.  Leaves h's coefficients in a in
+// bit-reversed order; b and c are clobbered.  Seven transforms and never a
+// permutation: iNTT natural -> bit-reversed (DIF), coset NTT bit-reversed ->
+// natural (DIT), and for the quotient iNTT natural -> bit-reversed again.
+template <class Run>
+void ntt_compute_h_with(const Run &run, const ntt_tables_view &t, fr_t *a, fr_t *b, fr_t *c, unsigned log_n,
+			bool canonical)
+{
+	// iNTT; on the way out coefficient bitrev(p) is multiplied by
+	// g^bitrev(p)/m (and R^2 for canonical input), ready for the coset NTT.
+	ntt_scale coset_in;
+	coset_in.cst = (canonical ? t.r2_inv_m : t.inv_m) + log_n;
+	coset_in.p_lo = t.g_lo[0];
+	coset_in.p_hi = t.g_hi[0];
+	coset_in.bitrev_index = true;
+	fr_t *abc[3] = {a, b, c};
+	for (fr_t *x : abc) {
+		run(x, x, log_n, ntt_dir::inverse, ntt_order::natural_to_bitrev, ntt_scale{}, coset_in, ntt_quotient{});
+		run(x, x, log_n, ntt_dir::forward, ntt_order::bitrev_to_natural, ntt_scale{}, ntt_scale{},
+		    ntt_quotient{});
+	}
+	// t = (a·b - c)/Z on the coset: a·b - c taken in by the last iNTT, 1/Z
+	// with its 1/m; coefficient bitrev(p) times g^-bitrev(p) on the way out.
+	ntt_quotient quot;
+	quot.b = b;
+	quot.c = c;
+	ntt_scale coset_out;
+	coset_out.cst = t.z_inv_m + log_n;
+	coset_out.p_lo = t.g_lo[1];
+	coset_out.p_hi = t.g_hi[1];
+	coset_out.bitrev_index = true;
+	run(a, a, log_n, ntt_dir::inverse, ntt_order::natural_to_bitrev, ntt_scale{}, coset_out, quot);
+}
+
+} // namespace cuzk
+
+#endif
