@@ -332,8 +332,8 @@ int cuzkd_loop_run(struct cuzkd *d, cuzk_error *err)
 	arm_timer(d, &d->tick_op, &d->tick_ts, tick_ms(d));
 	cuzkd_status_line(d, d->last_status, sizeof(d->last_status));
 	sd_notifyf(0, "READY=1\nSTATUS=%s", d->last_status);
-	cuzkd_log(&d->log, CUZKD_LOG_INFO, NULL, "ready: %u workers on %s", d->engine.n_workers,
-		  d->use_gpu ? "the GPUs" : "the CPU");
+	cuzkd_log(&d->log, CUZKD_LOG_INFO, NULL, "ready: %u workers on %u %s devices", d->engine.n_workers,
+		  d->engine.n_devices, d->be->name);
 	while (!d->quit) {
 		int r;
 

@@ -8,7 +8,6 @@
 
 #include "daemon/engine.h"
 #include "daemon/regcache.h"
-#include "groth16/prover_gpu.h"
 
 void cuzkd_regcache_init(struct cuzkd_regcache *rc, uint64_t budget)
 {
@@ -18,8 +17,8 @@ void cuzkd_regcache_init(struct cuzkd_regcache *rc, uint64_t budget)
 
 static void unmap(struct cuzkd_regcache *rc, struct cuzkd_buf *b)
 {
-	if (b->pinned) {
-		groth16_gpu_unregister_host(b->map, NULL);
+	if (b->pinned_by) {
+		b->pinned_by->unregister_host(b->map);
 		atomic_fetch_sub(&rc->bytes_pinned, b->size);
 	}
 	pthread_mutex_destroy(&b->pin_lock);
@@ -150,19 +149,19 @@ void cuzkd_regcache_drop_owner(struct cuzkd_regcache *rc, uint64_t owner)
 	}
 }
 
-int cuzkd_buf_pin(struct cuzkd_buf *b, uint64_t *ret_ns, cuzk_error *err)
+int cuzkd_buf_pin(struct cuzkd_buf *b, const struct groth16_backend *be, uint64_t *ret_ns, cuzk_error *err)
 {
 	uint64_t t0;
 	int r = 0;
 
 	*ret_ns = 0;
 	pthread_mutex_lock(&b->pin_lock);
-	if (!b->pinned) {
+	if (!b->pinned_by) {
 		t0 = cuzkd_now_ns();
-		r = groth16_gpu_register_host(b->map, b->size, 1, err);
+		r = be->register_host(b->map, b->size, err);
 		if (r == 0) {
 			*ret_ns = cuzkd_now_ns() - t0;
-			b->pinned = 1;
+			b->pinned_by = be;
 			atomic_fetch_add(&b->rc->registrations, 1);
 			atomic_fetch_add(&b->rc->register_ns_total, *ret_ns);
 			atomic_fetch_add(&b->rc->bytes_pinned, b->size);

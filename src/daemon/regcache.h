@@ -11,8 +11,8 @@
  *
  * The cache itself belongs to the event loop thread.  Pinning does not:
  * cudaHostRegister costs 20-60 ms per GiB, seconds for a PoRep witness, so a
- * worker pins a buffer right before its first GPU proof (cuzkd_buf_pin) and
- * the loop never waits for it.  Unpinning happens on the loop when the last
+ * worker pins a buffer right before its first proof on a backend that
+ * registers host memory (cuzkd_buf_pin) and the loop never waits for it.  Unpinning happens on the loop when the last
  * job let go (refs 0), so no worker can be using the buffer then. */
 #ifndef CUZK_DAEMON_REGCACHE_H
 #define CUZK_DAEMON_REGCACHE_H
@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 
 #include "common/error.h"
+#include "groth16/backend.h"
 
 struct cuzkd_buf {
 	dev_t dev;
@@ -31,7 +32,7 @@ struct cuzkd_buf {
 	void *map;                 /* PROT_READ, MAP_SHARED */
 	struct cuzkd_regcache *rc;
 	pthread_mutex_t pin_lock;
-	int pinned;                /* registered with the GPU runtime; under pin_lock */
+	const struct groth16_backend *pinned_by;   /* registered with it (for DMA); under pin_lock */
 	unsigned refs;             /* jobs using it */
 	uint64_t owner;            /* session that brought it */
 	uint64_t last_use;
@@ -65,9 +66,10 @@ void cuzkd_regcache_put(struct cuzkd_regcache *rc, struct cuzkd_buf *b);
  * used ones when their last job ends. */
 void cuzkd_regcache_drop_owner(struct cuzkd_regcache *rc, uint64_t owner);
 
-/* Worker side: page-locks b for DMA unless it already is.  *ret_ns: the time
- * it took (0 when it was pinned already).  Thread-safe; the caller holds a
- * job's reference to b. */
-int cuzkd_buf_pin(struct cuzkd_buf *b, uint64_t *ret_ns, cuzk_error *err);
+/* Worker side: registers b with the backend for DMA (be->register_host)
+ * unless it already is.  *ret_ns: the time it took (0 when it was
+ * registered already).  Thread-safe; the caller holds a job's reference to
+ * b. */
+int cuzkd_buf_pin(struct cuzkd_buf *b, const struct groth16_backend *be, uint64_t *ret_ns, cuzk_error *err);
 
 #endif
