@@ -2,6 +2,7 @@
 /* A client connection: accepted or refused, its messages received and
  * dispatched, HELLO, replies, and its close (see session.h). */
 #include <errno.h>
+#include <poll.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -336,14 +337,31 @@ static void on_message(struct cuzkd_session *s, size_t len)
 	}
 }
 
+/* Closes whatever fds came with a message that will not be read. */
+static void drop_fds(struct cuzkd_session *s, int res)
+{
+	int fds[CUZKD_MAX_RECV_FDS];
+	unsigned n = 0;
+
+	if (res >= 0 && cuzk_msg_take_fds(&s->mh, fds, CUZKD_MAX_RECV_FDS, &n, NULL) == 0)
+		close_fds(fds, n);
+}
+
+/* recvmsg returns 0 both at the end of the stream and for an empty packet,
+ * which PROTOCOL.md §3 answers as a framing error.  Only the end of the
+ * stream comes with the peer's shutdown. */
+static int peer_gone(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLRDHUP };
+
+	return poll(&p, 1, 0) != 0 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR));
+}
+
 void cuzkd_session_on_recv(struct cuzkd_session *s, int res)
 {
 	s->recv_pending = 0;
 	if (s->closing) {
-		int fds[CUZKD_MAX_RECV_FDS];
-		unsigned n = 0;
-		if (res > 0 && cuzk_msg_take_fds(&s->mh, fds, CUZKD_MAX_RECV_FDS, &n, NULL) == 0)
-			close_fds(fds, n);
+		drop_fds(s, res);
 		close(s->fd);
 		s->fd = -1;
 		cuzkd_session_unref(s);
@@ -353,17 +371,12 @@ void cuzkd_session_on_recv(struct cuzkd_session *s, int res)
 	 * hold one until this function is done with s. */
 	s->refs++;
 	if (s->refused) {
+		drop_fds(s, res);
 		cuzkd_session_close(s, "connection refused");
-		cuzkd_session_unref(s);
-		return;
-	}
-	if (res <= 0) {
-		if (res == 0 && s->mh.msg_controllen == 0)
-			cuzkd_session_close(s, "the client closed the connection");
-		else if (res == 0)
-			on_message(s, 0);
-		else
-			cuzkd_session_close(s, strerror(-res));
+	} else if (res < 0) {
+		cuzkd_session_close(s, strerror(-res));
+	} else if (res == 0 && s->mh.msg_controllen == 0 && peer_gone(s->fd)) {
+		cuzkd_session_close(s, "the client closed the connection");
 	} else {
 		on_message(s, (size_t)res);
 	}
@@ -371,4 +384,3 @@ void cuzkd_session_on_recv(struct cuzkd_session *s, int res)
 		arm_recv(s);
 	cuzkd_session_unref(s);
 }
-

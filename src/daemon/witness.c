@@ -14,8 +14,16 @@
 static int check_fd(int fd, uint64_t max_bytes, struct stat *st, const char *who, cuzk_error *err)
 {
 	struct statfs sfs;
-	int seals;
+	int seals, fl = fcntl(fd, F_GETFL);
 
+	/* The mapping is PROT_READ: a descriptor that cannot read (reopened
+	 * O_WRONLY through /proc, or O_PATH) is the client's mistake, said
+	 * as such rather than as mmap's EACCES. */
+	if (fl < 0)
+		return cuzk_fail_errno(err, errno, "%s: fcntl(F_GETFL) of the witness fd", who);
+	if ((fl & O_PATH) || (fl & O_ACCMODE) == O_WRONLY)
+		return cuzk_fail(err, CUZK_E_FD, "%s: the witness fd is not open for reading (%s)", who,
+				 fl & O_PATH ? "O_PATH" : "O_WRONLY");
 	if (fstat(fd, st) < 0)
 		return cuzk_fail_errno(err, errno, "%s: fstat of the witness fd", who);
 	if (!S_ISREG(st->st_mode))

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 /* End-to-end harness for cuzkd tests (see harness.h). */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -271,7 +272,7 @@ void td_spawn(struct td_env *env, char *const argv[])
 
 void td_daemon_start(struct td_env *env, const char *extra)
 {
-	char *const argv[] = { (char *)CUZKD_BIN, (char *)"--config", env->conf, NULL };
+	char *const argv[] = { (char *)td_cuzkd_bin(), (char *)"--config", env->conf, NULL };
 
 	td_write_conf(env, extra);
 	td_spawn(env, argv);
@@ -301,6 +302,13 @@ int td_notify_wait(struct td_env *env, const char *needle, int timeout_ms)
 			return 0;
 		}
 	}
+}
+
+const char *td_cuzkd_bin(void)
+{
+	const char *b = getenv("CUZKD_TEST_BIN");
+
+	return b && *b ? b : CUZKD_BIN;
 }
 
 const char *td_backend(void)
@@ -593,6 +601,52 @@ int tc_wait_status(struct tclient *c, const char *need1, const char *need2)
 		if (done)
 			return 0;
 	}
+}
+
+static int count_lines(const char *path, const char *prefix, long *ret_value)
+{
+	char line[512];
+	FILE *f = fopen(path, "r");
+	int n = 0;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		n++;
+		if (prefix && ret_value && strncmp(line, prefix, strlen(prefix)) == 0)
+			*ret_value = strtol(line + strlen(prefix), NULL, 10);
+	}
+	if (f)
+		fclose(f);
+	return n;
+}
+
+struct td_usage td_daemon_usage(const struct td_env *env, struct tclient *via)
+{
+	struct td_usage u = { 0 };
+	struct tclient cl;
+	char path[64];
+	char *text;
+	DIR *dir;
+
+	if (!via && tc_connect(&cl, env, 0))
+		die("td_daemon_usage", "cannot connect");
+	text = tc_text(via ? via : &cl, 0, 0);
+	if (!text)
+		die("td_daemon_usage", "no status");
+	free(text);
+	snprintf(path, sizeof(path), "/proc/%d/fd", (int)env->pid);
+	dir = opendir(path);
+	if (!dir)
+		die(path, strerror(errno));
+	while (readdir(dir))
+		u.fds++;
+	closedir(dir);
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)env->pid);
+	u.maps = count_lines(path, NULL, NULL);
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)env->pid);
+	count_lines(path, "VmRSS:", &u.rss_kb);
+	if (!via)
+		tc_close(&cl);
+	return u;
 }
 
 int td_serves(const struct td_env *env, const struct tcircuit *c)

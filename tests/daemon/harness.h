@@ -33,6 +33,10 @@ struct td_env {
 	char last_notify[4096];        /* the message td_notify_wait matched */
 };
 
+/* The daemon under test: $CUZKD_TEST_BIN (e.g. an older build, to see a
+ * test fail there), else the one this build made. */
+const char *td_cuzkd_bin(void);
+
 /* The backend the daemon tests run on: $CUZKD_TEST_BACKEND (cpu, gpu or
  * auto), cpu by default. */
 const char *td_backend(void);
@@ -127,6 +131,16 @@ double tc_metric(const char *text, const char *name);
  * sleeps.  0, or -1 when the daemon stops answering. */
 int tc_wait_status(struct tclient *c, const char *need1, const char *need2);
 #define tc_wait_running(c) tc_wait_status((c), "\"running\":1,", NULL)
+
+/* What the daemon holds, read from /proc after a STATUS was answered (so
+ * the loop has handled everything sent before): open fds, mappings,
+ * resident memory.  via: the client that asks, or NULL for a fresh one
+ * (which is then counted too). */
+struct td_usage {
+	int fds, maps;
+	long rss_kb;
+};
+struct td_usage td_daemon_usage(const struct td_env *env, struct tclient *via);
 
 /* A well-behaved client proves c once and verifies: the daemon still serves. */
 int td_serves(const struct td_env *env, const struct tcircuit *c);

@@ -253,7 +253,7 @@ static void limits(void)
 	REQUIRE(tc_connect(&b, &env, 0) == 0);
 	CHECK(tc_connect(&c, &env, 0) == -CUZK_E_BUSY);
 	tc_close(&c);
-	snprintf(cmd, sizeof(cmd), "timeout 60 %s --config %s 2>/dev/null", CUZKD_BIN, env.conf);
+	snprintf(cmd, sizeof(cmd), "timeout 60 %s --config %s 2>/dev/null", td_cuzkd_bin(), env.conf);
 	CHECK_MSG(WEXITSTATUS(system(cmd)) == 1, "a second cuzkd started on a live socket");
 	tc_close(&b);
 	tc_close(&a);
