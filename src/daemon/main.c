@@ -136,7 +136,8 @@ static int run(struct cuzkd *d, cuzk_error *err)
 	r = cuzkd_srs_cache_init(&d->srs, d->cfg.srs_dir, d->cfg.cache_budget, err);
 	if (r)
 		return r;
-	cuzkd_regcache_init(&d->reg, d->cfg.max_pinned_bytes_total);
+	cuzkd_regcache_init(&d->reg, d->cfg.max_pinned_bytes_total, d->cfg.max_buffers_total,
+			    d->cfg.max_buffers_per_uid);
 	r = cuzkd_engine_start(&d->engine, &d->cfg, d->be, &d->srs, &d->log, err);
 	d->engine_started = 1;
 	if (r)

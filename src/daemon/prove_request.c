@@ -75,7 +75,8 @@ static int open_witness(struct cuzkd_session *s, struct cuzkd_job *job, int fd, 
 {
 	struct cuzkd *d = s->d;
 	struct cuzkd_witness *w = job->witness;
-	int r = cuzkd_witness_open(w, &d->reg, fd, req, d->cfg.max_witness_bytes, s->id, s->who, job->view, err);
+	const struct cuzkd_owner owner = { .session = s->id, .uid = (uint32_t)s->cred.uid, .who = s->who };
+	int r = cuzkd_witness_open(w, &d->reg, fd, req, d->cfg.max_witness_bytes, &owner, job->view, err);
 
 	if (r)
 		return r;
@@ -148,6 +149,7 @@ void cuzkd_on_prove(struct cuzkd_session *s, const void *buf, size_t len, const 
 		return;
 	}
 	job->phase_ns[CUZKD_PH_CHECK] = cuzkd_now_ns() - t_recv;
+	cuzkd_regcache_keep(job->buf);
 	job->session_next = s->jobs;
 	s->jobs = job;
 	s->n_jobs++;

@@ -52,9 +52,10 @@ static int check_fd(int fd, uint64_t max_bytes, struct stat *st, const char *who
 }
 
 int cuzkd_witness_open(struct cuzkd_witness *ret, struct cuzkd_regcache *rc, int fd,
-		       const struct cuzk_msg_prove *req, uint64_t max_bytes, uint64_t owner,
-		       const char *who, groth16_witness_view *views, cuzk_error *err)
+		       const struct cuzk_msg_prove *req, uint64_t max_bytes, const struct cuzkd_owner *o,
+		       groth16_witness_view *views, cuzk_error *err)
 {
+	const char *who = o->who;
 	struct cuzkd_witness w = { 0 };
 	struct stat st;
 	const uint8_t *map;
@@ -63,7 +64,7 @@ int cuzkd_witness_open(struct cuzkd_witness *ret, struct cuzkd_regcache *rc, int
 	r = check_fd(fd, max_bytes, &st, who, err);
 	if (r)
 		return r;
-	r = cuzkd_regcache_get(rc, fd, &st, owner, who, &w.buf, err);
+	r = cuzkd_regcache_get(rc, fd, &st, o, &w.buf, err);
 	if (r)
 		return r;
 	map = w.buf->map;

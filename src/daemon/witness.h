@@ -32,10 +32,10 @@ struct cuzkd_witness {
 };
 
 /* Runs the checks on fd (which the caller still owns and closes) and fills
- * views[0 .. desc.hdr.num_partitions).  who: "client 1234". */
+ * views[0 .. desc.hdr.num_partitions). */
 int cuzkd_witness_open(struct cuzkd_witness *ret, struct cuzkd_regcache *rc, int fd,
-		       const struct cuzk_msg_prove *req, uint64_t max_bytes, uint64_t owner,
-		       const char *who, groth16_witness_view *views, cuzk_error *err);
+		       const struct cuzk_msg_prove *req, uint64_t max_bytes, const struct cuzkd_owner *o,
+		       groth16_witness_view *views, cuzk_error *err);
 void cuzkd_witness_close(struct cuzkd_witness *w, struct cuzkd_regcache *rc);
 
 #endif
