@@ -48,6 +48,15 @@ static int check_fd(int fd, uint64_t max_bytes, struct stat *st, const char *who
 	if ((uint64_t)st->st_size > max_bytes)
 		return cuzk_fail(err, CUZK_E_BUSY, "%s: the witness is %llu bytes, over max_witness_bytes %llu",
 				 who, (unsigned long long)st->st_size, (unsigned long long)max_bytes);
+	/* What the size limits charge must be what the file costs: reading a
+	 * hole through the daemon's mapping, or pinning it, would allocate it
+	 * at the daemon's expense (a 16 GiB sparse memfd costs its sender
+	 * 64 KiB).  tmpfs and hugetlbfs count backed pages in st_blocks. */
+	if ((uint64_t)st->st_blocks * 512 < (uint64_t)st->st_size)
+		return cuzk_fail(err, CUZK_E_FORMAT,
+				 "%s: the witness memfd is sparse: %llu of its %llu bytes are backed by memory "
+				 "(write or fallocate every page before submitting)",
+				 who, (unsigned long long)st->st_blocks * 512, (unsigned long long)st->st_size);
 	return 0;
 }
 

@@ -6,6 +6,7 @@
  *   fstatfs: on tmpfs or hugetlbfs                        CUZK_E_FD
  *   F_GET_SEALS includes F_SEAL_SHRINK and F_SEAL_GROW    CUZK_E_SEALS
  *   size within max_witness_bytes (and non-empty)         CUZK_E_BUSY / CUZK_E_FORMAT
+ *   every page backed (st_blocks): no holes               CUZK_E_FORMAT
  *   mmap PROT_READ MAP_SHARED (registration cache)        CUZK_E_IO / CUZK_E_BUSY
  *   header and partition table copied, then validated     CUZK_E_FORMAT / CUZK_E_VERSION
  *   scalar form agrees with the request                   CUZK_E_MISMATCH
