@@ -48,6 +48,9 @@ void cuzkd_session_complete(struct cuzkd *d, struct cuzkd_job *job)
 	}
 	s->n_jobs--;
 	s->pinned_bytes -= w->buf->size;
+	s->acct->inflight--;
+	s->active_ns = cuzkd_now_ns();   /* idle_timeout counts from the last completion too */
+	s->acct->pinned_bytes -= w->buf->size;
 	d->inflight_total--;
 	job->phase_ns[CUZKD_PH_TOTAL] = cuzkd_now_ns() - job->t_received_ns;
 	cuzkd_engine_count(&d->engine, job);

@@ -24,7 +24,7 @@
 
 struct cuzkd_stats {                     /* loop-side counters for metrics */
 	uint64_t connections, rejected_connections, requests, rejected[32];
-	uint64_t disconnects_misbehaving;
+	uint64_t disconnects_misbehaving, timeouts;
 };
 
 struct cuzkd {
@@ -53,6 +53,8 @@ struct cuzkd {
 	uint64_t watchdog_usec;
 	struct cuzkd_session *sessions;
 	unsigned n_sessions;             /* accepted ones; refused ones apart */
+	struct cuzkd_accounts accounts;  /* per uid */
+	gid_t own_gid;                   /* priority_groups' "self" */
 	unsigned n_refused;
 	uint64_t next_session_id;
 	unsigned inflight_total;

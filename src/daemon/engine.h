@@ -116,6 +116,8 @@ struct cuzkd_engine {
 	pthread_mutex_t lock;
 	struct cuzkd_item *head[CUZKD_PRIORITIES], *tail[CUZKD_PRIORITIES];
 	unsigned queued[CUZKD_PRIORITIES];
+	unsigned skipped[CUZKD_PRIORITIES];   /* partitions of higher levels started while this one waited */
+	unsigned starvation_limit;
 	unsigned n_devices, n_workers;
 	struct cuzkd_device *devices;
 	struct cuzkd_worker *workers;

@@ -127,6 +127,7 @@ static int run(struct cuzkd *d, cuzk_error *err)
 	pthread_t preload;
 	int r, have_preload = 0;
 
+	d->own_gid = getegid();
 	r = cuzkd_loop_init(d, err);
 	if (r)
 		return r;
@@ -187,6 +188,7 @@ static void teardown(struct cuzkd *d)
 		else
 			cuzkd_session_close(s, "the daemon stopped");
 	}
+	cuzkd_accounts_destroy(&d->accounts);
 	/* Registered buffers are unregistered while the backend's devices are
 	 * still open. */
 	cuzkd_regcache_destroy(&d->reg);

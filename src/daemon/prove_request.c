@@ -26,6 +26,9 @@ static int check_limits(struct cuzkd_session *s, uint64_t request_id, int *ret_f
 	if (s->n_jobs + (uint64_t)unread >= s->max_inflight)
 		return cuzk_fail(err, CUZK_E_BUSY, "%u requests in flight and %lld unread completions: the limit is %u",
 				 s->n_jobs, (long long)unread, s->max_inflight);
+	if (s->acct->inflight >= d->cfg.max_inflight_per_uid)
+		return cuzk_fail(err, CUZK_E_BUSY, "uid %u has %u requests in flight (max_inflight_per_uid)",
+				 s->acct->uid, s->acct->inflight);
 	if (d->inflight_total >= d->cfg.max_inflight_total)
 		return cuzk_fail(err, CUZK_E_BUSY, "the daemon has %u requests in flight (max_inflight_total)",
 				 d->inflight_total);
@@ -84,6 +87,11 @@ static int open_witness(struct cuzkd_session *s, struct cuzkd_job *job, int fd, 
 		return cuzk_fail(err, CUZK_E_BUSY,
 				 "%llu witness bytes in flight plus %llu exceed max_pinned_bytes_per_client",
 				 (unsigned long long)s->pinned_bytes, (unsigned long long)w->buf->size);
+	if (s->acct->pinned_bytes + w->buf->size > d->cfg.max_pinned_bytes_per_uid)
+		return cuzk_fail(err, CUZK_E_BUSY,
+				 "uid %u holds %llu witness bytes in flight; %llu more exceed max_pinned_bytes_per_uid",
+				 s->acct->uid, (unsigned long long)s->acct->pinned_bytes,
+				 (unsigned long long)w->buf->size);
 	job->buf = w->buf;
 	job->n_parts = w->desc.hdr.num_partitions;
 	job->proofs = calloc(job->n_parts, GROTH16_PROOF_SIZE);
@@ -109,6 +117,9 @@ static int admit(struct cuzkd_session *s, const struct cuzk_msg_prove *req, cons
 		return cuzk_fail(err, CUZK_E_FD, "a PROVE request carries exactly one fd, not %u", nfds);
 	if (d->draining)
 		return cuzk_fail(err, CUZK_E_SHUTDOWN, "the daemon is shutting down");
+	if (req->priority < CUZK_PRIORITY_NORMAL && !s->may_prioritize)
+		return cuzk_fail(err, CUZK_E_PERM, "uid %u may not submit at %s priority (priority_users, priority_groups)",
+				 s->acct->uid, req->priority == CUZK_PRIORITY_CRITICAL ? "critical" : "high");
 	r = check_limits(s, req->hdr.request_id, ret_fatal, err);
 	if (r == 0)
 		r = cuzkd_srs_lookup(&d->srs, req->srs, err);
@@ -155,6 +166,8 @@ void cuzkd_on_prove(struct cuzkd_session *s, const void *buf, size_t len, const 
 	s->n_jobs++;
 	s->refs++;
 	s->pinned_bytes += job->buf->size;
+	s->acct->inflight++;
+	s->acct->pinned_bytes += job->buf->size;
 	d->inflight_total++;
 	/* Accepted: the reply names the daemon-wide job id (PROTOCOL.md, REPLY). */
 	cuzk_msg_reply_init(&accepted, req.hdr.request_id, 0, "");

@@ -56,19 +56,39 @@ void cuzkd_engine_finish_part(struct cuzkd_engine *e, struct cuzkd_job *job, uns
 	pthread_mutex_unlock(&e->lock);
 }
 
+/* Strict priority, with a bound on how long a level waits: each level with
+ * work waiting counts the partitions of higher levels started past it, and
+ * one that has counted starvation_limit is served next (the highest such
+ * level first).  A partition at the head of its level then starts after at
+ * most starvation_limit + 3 partitions of other levels; a critical one after
+ * at most 3 (one of each lower level that had waited that long). */
 struct cuzkd_item *cuzkd_queue_pop_locked(struct cuzkd_engine *e)
 {
+	unsigned pick = CUZKD_PRIORITIES, first = CUZKD_PRIORITIES;
+	struct cuzkd_item *it;
+
 	for (unsigned p = 0; p < CUZKD_PRIORITIES; p++) {
-		struct cuzkd_item *it = e->head[p];
-		if (!it)
-			continue;
-		e->head[p] = it->next;
 		if (!e->head[p])
-			e->tail[p] = NULL;
-		e->queued[p]--;
-		return it;
+			continue;
+		if (first == CUZKD_PRIORITIES)
+			first = p;
+		if (pick == CUZKD_PRIORITIES && e->skipped[p] >= e->starvation_limit)
+			pick = p;
 	}
-	return NULL;
+	if (first == CUZKD_PRIORITIES)
+		return NULL;
+	if (pick == CUZKD_PRIORITIES)
+		pick = first;
+	for (unsigned p = pick + 1; p < CUZKD_PRIORITIES; p++)
+		if (e->head[p])
+			e->skipped[p]++;
+	e->skipped[pick] = 0;
+	it = e->head[pick];
+	e->head[pick] = it->next;
+	if (!e->head[pick])
+		e->tail[pick] = NULL;
+	e->queued[pick]--;
+	return it;
 }
 
 /* Wakes one worker on the device that has an idle worker and the fewest
@@ -147,6 +167,8 @@ static void drop_items_locked(struct cuzkd_engine *e, struct cuzkd_job *job, int
 			part_done_locked(e, j);
 		}
 		e->tail[p] = last;
+		if (!e->head[p])
+			e->skipped[p] = 0;
 	}
 }
 

@@ -44,27 +44,73 @@ struct cuzkd_log_fields cuzkd_session_fields(const struct cuzkd_session *s)
  * like that; more are closed at once. */
 enum { REFUSED_MAX = 64 };
 
+/* Why a new connection is refused (its status, the reason in why), or 0. */
+static int refusal(struct cuzkd *d, const struct ucred *cred, char *why, size_t len)
+{
+	struct cuzkd_account *acct = cuzkd_account_find(&d->accounts, (uint32_t)cred->uid);
+
+	if (d->draining) {
+		snprintf(why, len, "the daemon is shutting down");
+		return CUZK_E_SHUTDOWN;
+	}
+	if (d->n_sessions >= d->cfg.max_clients) {
+		snprintf(why, len, "too many clients (max_clients reached)");
+		return CUZK_E_BUSY;
+	}
+	if (acct && acct->sessions >= d->cfg.max_clients_per_uid) {
+		snprintf(why, len, "uid %u has %u connections (max_clients_per_uid)", (unsigned)cred->uid,
+			 acct->sessions);
+		return CUZK_E_BUSY;
+	}
+	return 0;
+}
+
+/* Critical and high priority are for the uids and primary groups of
+ * priority_users and priority_groups ("self": cuzkd's own group). */
+static int may_prioritize(const struct cuzkd *d, const struct ucred *cred)
+{
+	const struct cuzkd_config *c = &d->cfg;
+
+	for (uint32_t i = 0; i < c->n_priority_uids; i++)
+		if (c->priority_uids[i] == (uint32_t)cred->uid)
+			return 1;
+	for (uint32_t i = 0; i < c->n_priority_gids; i++)
+		if (c->priority_gids[i] == (uint32_t)cred->gid)
+			return 1;
+	return c->priority_own_group && cred->gid == d->own_gid;
+}
+
 int cuzkd_session_new(struct cuzkd *d, int fd)
 {
 	struct cuzkd_session *s;
-	socklen_t len = sizeof(struct ucred);
+	struct ucred cred;
+	socklen_t len = sizeof(cred);
 	struct cuzk_msg_reply busy;
-	int refused = d->draining ? CUZK_E_SHUTDOWN : d->n_sessions >= d->cfg.max_clients ? CUZK_E_BUSY : 0;
+	char why[128];
+	int refused;
 
 	d->stats.connections++;
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0) {
+		cred.pid = 0;
+		cred.uid = cred.gid = (uid_t)-1;
+	}
+	refused = refusal(d, &cred, why, sizeof(why));
 	if (refused) {
-		cuzk_msg_reply_init(&busy, 0, refused,
-				    refused == CUZK_E_SHUTDOWN ? "the daemon is shutting down"
-							       : "too many clients (max_clients reached)");
+		cuzk_msg_reply_init(&busy, 0, refused, why);
 		cuzk_msg_send(fd, &busy, sizeof(busy), NULL, 0, NULL);
 		d->stats.rejected_connections++;
-		cuzkd_log_client(&d->log, CUZKD_LOG_WARNING, NULL, "connection refused: %s", busy.message);
+		cuzkd_log_client(&d->log, CUZKD_LOG_WARNING, NULL, "connection from pid %d refused: %s", (int)cred.pid,
+				 why);
 		if (d->n_refused >= REFUSED_MAX) {
 			close(fd);
 			return -refused;
 		}
 	}
 	s = calloc(1, sizeof(*s));
+	if (s && !refused && !(s->acct = cuzkd_account_join(&d->accounts, (uint32_t)cred.uid))) {
+		free(s);
+		s = NULL;
+	}
 	if (!s) {
 		close(fd);
 		cuzkd_log(&d->log, CUZKD_LOG_ERR, NULL, "out of memory for a new session");
@@ -76,13 +122,12 @@ int cuzkd_session_new(struct cuzkd *d, int fd)
 	s->efd = -1;
 	s->refs = 1;
 	s->refused = refused;
+	s->cred = cred;
+	s->may_prioritize = may_prioritize(d, &cred);
+	s->connected_ns = s->active_ns = cuzkd_now_ns();
 	s->ring.ring_fd = s->ring.head_fd = -1;
 	s->recv_op.kind = CUZKD_OP_RECV;
 	s->recv_op.session = s;
-	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &s->cred, &len) < 0) {
-		s->cred.pid = 0;
-		s->cred.uid = s->cred.gid = (uid_t)-1;
-	}
 	snprintf(s->who, sizeof(s->who), "client %d (uid %d)", (int)s->cred.pid, (int)s->cred.uid);
 	s->next = d->sessions;
 	if (d->sessions)
@@ -112,6 +157,8 @@ static void session_free(struct cuzkd_session *s)
 		d->n_refused--;
 	else
 		d->n_sessions--;
+	if (s->acct)
+		cuzkd_account_leave(&d->accounts, s->acct);
 	cuzk_ring_producer_destroy(&s->ring);
 	if (s->efd >= 0)
 		close(s->efd);
@@ -378,9 +425,52 @@ void cuzkd_session_on_recv(struct cuzkd_session *s, int res)
 	} else if (res == 0 && s->mh.msg_controllen == 0 && peer_gone(s->fd)) {
 		cuzkd_session_close(s, "the client closed the connection");
 	} else {
+		s->active_ns = cuzkd_now_ns();
 		on_message(s, (size_t)res);
 	}
 	if (!s->closing)
 		arm_recv(s);
 	cuzkd_session_unref(s);
+}
+
+/* Closes s for holding its slot without using it, saying why first
+ * (PROTOCOL.md §3: an unsolicited REPLY with request id 0). */
+static void time_out(struct cuzkd_session *s, int status, const char *why)
+{
+	s->d->stats.timeouts++;
+	if (!s->refused)
+		cuzkd_session_reply(s, 0, status, why);
+	cuzkd_session_close(s, why);
+}
+
+/* Idle: connected, nothing in flight, every completion read, no message
+ * for idle_timeout. */
+static int idle(struct cuzkd_session *s, uint64_t now)
+{
+	const uint64_t limit = s->d->cfg.idle_timeout_ms * 1000000;
+	cuzk_error err;
+
+	return limit && s->hello_done && s->n_jobs == 0 && now - s->active_ns >= limit &&
+	       cuzk_ring_unread(&s->ring, &err) == 0;
+}
+
+void cuzkd_sessions_sweep(struct cuzkd *d)
+{
+	const uint64_t now = cuzkd_now_ns(), hello = d->cfg.hello_timeout_ms * 1000000;
+	char why[160];
+
+	for (struct cuzkd_session *s = d->sessions, *next; s; s = next) {
+		next = s->next;
+		if (s->closing)
+			continue;
+		if (!s->hello_done && now - s->connected_ns >= hello) {
+			snprintf(why, sizeof(why), "%s: no HELLO within %llu ms (hello_timeout)", s->who,
+				 (unsigned long long)d->cfg.hello_timeout_ms);
+			time_out(s, CUZK_E_PROTOCOL, why);
+		} else if (idle(s, now)) {
+			snprintf(why, sizeof(why), "%s: idle for %llu ms (idle_timeout): closing; reconnect to submit",
+				 s->who, (unsigned long long)d->cfg.idle_timeout_ms);
+			time_out(s, CUZK_E_BUSY, why);
+		}
+	}
 }

@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
+#include "daemon/accounts.h"
 #include "daemon/engine.h"
 #include "daemon/log.h"
 #include "ipc/protocol.h"
@@ -44,6 +45,9 @@ struct cuzkd_session {
 	char who[64];                    /* "client 1234 (uid 1000)" */
 	int hello_done, closing, recv_pending;
 	int refused;                     /* CUZK_E_BUSY/SHUTDOWN: answered, closed after one read */
+	struct cuzkd_account *acct;      /* its uid's (not for refused connections) */
+	int may_prioritize;              /* may submit at critical and high priority */
+	uint64_t connected_ns, active_ns;   /* connected; last message received */
 	unsigned refs;                   /* 1 while connected + 1 per job */
 	struct cuzk_ring_producer ring;
 	int ring_ok;
@@ -73,6 +77,10 @@ void cuzkd_session_on_recv(struct cuzkd_session *s, int res);
 /* Stops reading, cancels its jobs; freed when the last job comes back. */
 void cuzkd_session_close(struct cuzkd_session *s, const char *why);
 void cuzkd_session_unref(struct cuzkd_session *s);
+
+/* Closes connections that held their slot too long without HELLO
+ * (hello_timeout) or without using it (idle_timeout); on every tick. */
+void cuzkd_sessions_sweep(struct cuzkd *d);
 
 /* completion.c */
 /* A finished job: writes the completion into its session's ring. */

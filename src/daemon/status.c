@@ -180,10 +180,13 @@ static void metrics_text(struct cuzkd *d, const struct snapshot *sn, FILE *f)
 			fprintf(f, "cuzk_requests_rejected_total{status=\"%s\"} %" PRIu64 "\n", cuzk_status_name(c),
 				d->stats.rejected[c]);
 	metric_u64(f, "cuzk_connections_total", "counter", "Connections accepted.", d->stats.connections);
-	metric_u64(f, "cuzk_connections_refused_total", "counter", "Connections refused (max_clients, draining).",
+	metric_u64(f, "cuzk_connections_refused_total", "counter",
+		   "Connections refused (max_clients, max_clients_per_uid, draining).",
 		   d->stats.rejected_connections);
 	metric_u64(f, "cuzk_clients_disconnected_total", "counter", "Clients disconnected for misbehaving.",
 		   d->stats.disconnects_misbehaving);
+	metric_u64(f, "cuzk_clients_timed_out_total", "counter",
+		   "Connections closed for no HELLO (hello_timeout) or idleness (idle_timeout).", d->stats.timeouts);
 	metric_u64(f, "cuzk_clients", "gauge", "Connected clients.", d->n_sessions);
 	metric_u64(f, "cuzk_inflight_requests", "gauge", "Requests accepted and not completed.",
 		   d->inflight_total);

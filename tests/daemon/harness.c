@@ -311,6 +311,11 @@ const char *td_cuzkd_bin(void)
 	return b && *b ? b : CUZKD_BIN;
 }
 
+const char *td_one_worker_conf(void)
+{
+	return "[engine]\ncpu_workers = 1\ncpu_devices = 1\nworkers_per_device = 1\ndevices = 0\n";
+}
+
 const char *td_backend(void)
 {
 	const char *b = getenv("CUZKD_TEST_BACKEND");

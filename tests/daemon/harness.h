@@ -71,6 +71,10 @@ int tcircuit_file_parts(const struct tcircuit *c, const char *path, unsigned par
 int tcircuit_verify(const struct tcircuit *c, const uint8_t *proof);
 #define TD_SEALS_OK (F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL)
 
+/* Configuration text for exactly one worker on whichever backend runs
+ * (CPU or the first GPU), for tests that depend on the order of work. */
+const char *td_one_worker_conf(void);
+
 /* Writes env->conf: the [daemon] section with socket and srs_dir, then
  * extra (more INI text, may be NULL), and starts cuzkd; returns once it said
  * READY=1.  Exits the test if it does not. */
