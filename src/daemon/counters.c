@@ -62,3 +62,12 @@ void cuzkd_engine_count(struct cuzkd_engine *e, const struct cuzkd_job *job)
 			c->total_bucket[b]++;
 	pthread_mutex_unlock(&e->lock);
 }
+
+void cuzkd_engine_count_verify(struct cuzkd_engine *e, double ms, int ok)
+{
+	pthread_mutex_lock(&e->lock);
+	e->counters.verified++;
+	e->counters.verify_failed += !ok;
+	e->counters.verify_ms_sum += ms;
+	pthread_mutex_unlock(&e->lock);
+}

@@ -123,6 +123,7 @@ int cuzkd_engine_start(struct cuzkd_engine *e, const struct cuzkd_config *cfg, c
 	e->srs = srs;
 	e->be = be;
 	e->starvation_limit = cfg->starvation_limit;
+	e->verify = cfg->verify;
 	pthread_mutex_init(&e->lock, NULL);
 	e->done_efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (e->done_efd < 0)

@@ -106,6 +106,9 @@ struct cuzkd_counters {              /* cumulative, for metrics */
 	uint64_t phase_count[CUZKD_PHASES];
 	/* Histogram of request total times, upper bounds in seconds below. */
 	uint64_t total_bucket[CUZKD_TOTAL_BUCKETS];
+	/* The check of each partition's proof (verify = yes). */
+	uint64_t verified, verify_failed;
+	double verify_ms_sum;
 };
 extern const double cuzkd_total_bucket_le[CUZKD_TOTAL_BUCKETS];
 
@@ -118,6 +121,7 @@ struct cuzkd_engine {
 	unsigned queued[CUZKD_PRIORITIES];
 	unsigned skipped[CUZKD_PRIORITIES];   /* partitions of higher levels started while this one waited */
 	unsigned starvation_limit;
+	int verify;                      /* check each proof before it is delivered */
 	unsigned n_devices, n_workers;
 	struct cuzkd_device *devices;
 	struct cuzkd_worker *workers;
@@ -173,6 +177,8 @@ void cuzkd_engine_device_stats(struct cuzkd_engine *e, unsigned i, struct cuzkd_
 /* Records a completion in the counters (the loop calls it for every job,
  * including ones rejected before the engine saw them). */
 void cuzkd_engine_count(struct cuzkd_engine *e, const struct cuzkd_job *job);
+/* Records one proof's verification (workers). */
+void cuzkd_engine_count_verify(struct cuzkd_engine *e, double ms, int ok);
 
 /* partition.c: a worker proves one partition, then hands it to
  * cuzkd_engine_finish_part. */

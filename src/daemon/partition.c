@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 /* One partition on a worker: its SRS, the witness registered for DMA, r and
- * s, the proof through the backend, and its log records. */
+ * s, the proof through the backend, its verification, and its log
+ * records. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 
 #include "daemon/engine.h"
 #include "groth16/prover.h"
+#include "groth16/verifier.h"
 
 static uint64_t ms_to_ns(double ms)
 {
@@ -28,12 +30,12 @@ static void log_mem(struct cuzkd_worker *w, struct cuzkd_log_fields *f)
 /* The journal gets one structured record per phase (CUZK_PHASE, CUZK_MS);
  * stderr gets only the summary line, to stay readable. */
 static void log_phases(struct cuzkd_engine *e, const struct cuzkd_log_fields *base, const struct cuzkd_job *job,
-		       unsigned part, const groth16_timings *t)
+		       unsigned part, const groth16_timings *t, double verify_ms)
 {
 	const struct { const char *name; double ms; } ph[] = {
-		{ "upload", t->upload_ms }, { "ntt", t->ntt_ms }, { "msm_h", t->msm_h_ms },
+		{ "check", t->check_ms }, { "upload", t->upload_ms }, { "ntt", t->ntt_ms }, { "msm_h", t->msm_h_ms },
 		{ "msm_l", t->msm_l_ms }, { "msm_a", t->msm_a_ms }, { "msm_b_g1", t->msm_b_g1_ms },
-		{ "msm_b_g2", t->msm_b_g2_ms }, { "assemble", t->assemble_ms },
+		{ "msm_b_g2", t->msm_b_g2_ms }, { "assemble", t->assemble_ms }, { "verify", verify_ms },
 	};
 	struct cuzkd_log_fields f = *base;
 
@@ -84,6 +86,52 @@ static int prove_with_rs(struct cuzkd_worker *w, struct cuzkd_job *job, const gr
 	return ret;
 }
 
+/* The public inputs, which lie in the client's memfd, copied before the
+ * proof so that it is verified against the inputs it was made with.
+ * *ret_copy: free() it. */
+static int private_inputs(groth16_witness_view *v, fr_t **ret_copy, cuzk_error *err)
+{
+	fr_t *copy = malloc(v->num_inputs * sizeof(fr_t));
+
+	*ret_copy = NULL;
+	if (!copy)
+		return cuzk_fail(err, CUZK_E_NOMEM, "out of memory copying %zu public inputs", v->num_inputs);
+	memcpy(copy, v->input, v->num_inputs * sizeof(fr_t));
+	v->input = copy;
+	*ret_copy = copy;
+	return 0;
+}
+
+/* The pairing check of DESIGN.md on the CPU, against the SRS's verifying
+ * key: a proof that does not verify (a witness rewritten during its proof,
+ * a fault on the device) must not be delivered as a success.  Inputs in
+ * the witness's form; the verifier takes Montgomery form. */
+static int verify_partition(const groth16_vk *vk, const groth16_witness_view *v, unsigned part,
+			    const groth16_proof *proof, cuzk_error *err)
+{
+	size_t n = v->num_inputs - 1, bad = 0;
+	fr_t *mont = v->montgomery ? NULL : malloc((n ? n : 1) * sizeof(fr_t));
+	cuzk_error why;
+	int r;
+
+	if (!v->montgomery && !mont)
+		return cuzk_fail(err, CUZK_E_NOMEM, "out of memory verifying partition %u", part);
+	for (size_t i = 0; mont && i < n && !bad; i++)
+		if (!fr_from_canonical(&mont[i], v->input[1 + i].l))
+			bad = i + 1;
+	r = bad ? 0 : groth16_verify(vk, mont ? mont : v->input + 1, n, proof, &why);
+	free(mont);
+	if (bad)
+		return cuzk_fail(err, CUZK_E_NONCANONICAL, "partition %u: public input %zu is not below r", part, bad);
+	if (r == -CUZK_E_NOMEM || r == -CUZK_E_NONCANONICAL)
+		return cuzk_fail(err, -r, "partition %u: %s", part, why.msg);
+	if (r)
+		return cuzk_fail(err, CUZK_E_VERIFY,
+				 "partition %u: the proof does not verify (%s); was the witness written during its proof?",
+				 part, why.msg);
+	return 0;
+}
+
 void cuzkd_prove_partition(struct cuzkd_worker *w, struct cuzkd_item *item)
 {
 	struct cuzkd_engine *e = w->engine;
@@ -96,6 +144,9 @@ void cuzkd_prove_partition(struct cuzkd_worker *w, struct cuzkd_item *item)
 	groth16_proof proof;
 	struct cuzkd_srs *srs;
 	cuzk_error err = { 0 };
+	groth16_witness_view view = job->view[part];
+	fr_t *inputs = NULL;
+	double verify_ms = 0;
 	int r, registered;
 
 	ph[CUZKD_PH_QUEUE] = t0 - item->t_queued_ns;
@@ -119,10 +170,17 @@ void cuzkd_prove_partition(struct cuzkd_worker *w, struct cuzkd_item *item)
 	registered = register_witness(w, job, &ph[CUZKD_PH_REGISTER]);
 	/* The backend checks the shape from the daemon's copy of the header
 	 * and from bitmaps nobody else can write (backend.h). */
-	if (!atomic_load(&job->cancelled))
-		r = prove_with_rs(w, job, &job->view[part], part, &srs->params, registered, &proof, &t, &err);
-	else
-		r = cuzk_fail(&err, CUZK_E_CANCELLED, "cancelled");
+	r = atomic_load(&job->cancelled) ? cuzk_fail(&err, CUZK_E_CANCELLED, "cancelled")
+					 : private_inputs(&view, &inputs, &err);
+	if (r == 0)
+		r = prove_with_rs(w, job, &view, part, &srs->params, registered, &proof, &t, &err);
+	if (r == 0 && e->verify) {
+		uint64_t tv = cuzkd_now_ns();
+		r = verify_partition(&srs->params.vk, &view, part, &proof, &err);
+		verify_ms = (double)(cuzkd_now_ns() - tv) / 1e6;
+		cuzkd_engine_count_verify(e, verify_ms, r == 0);
+	}
+	free(inputs);
 	cuzkd_srs_release(e->srs, srs);
 
 	ph[CUZKD_PH_CHECK] = ms_to_ns(t.check_ms);
@@ -134,13 +192,13 @@ void cuzkd_prove_partition(struct cuzkd_worker *w, struct cuzkd_item *item)
 	f.ms = (double)(cuzkd_now_ns() - t1) / 1e6;
 	log_mem(w, &f);
 	if (r == 0 && e->log->journal)
-		log_phases(e, &f, job, part, &t);
+		log_phases(e, &f, job, part, &t, verify_ms);
 	if (r)   /* usually the client's doing (shape, cancel): rate-limited */
 		cuzkd_log_client(e->log, CUZKD_LOG_WARNING, &f, "job %" PRIu64 " partition %u failed: %s", job->id,
 				 part, err.msg);
 	else
 		cuzkd_log(e->log, CUZKD_LOG_INFO, &f,
-			  "job %" PRIu64 " partition %u proved in %.1f ms (ntt %.1f, msm %.1f)", job->id, part,
-			  f.ms, t.ntt_ms, (double)ph[CUZKD_PH_MSM] / 1e6);
+			  "job %" PRIu64 " partition %u proved in %.1f ms (ntt %.1f, msm %.1f, verify %.1f)", job->id,
+			  part, f.ms, t.ntt_ms, (double)ph[CUZKD_PH_MSM] / 1e6, verify_ms);
 	cuzkd_engine_finish_part(e, job, part, r ? -r : 0, err.msg, r ? NULL : &proof, ph);
 }

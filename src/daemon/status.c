@@ -173,6 +173,11 @@ static void metrics_text(struct cuzkd *d, const struct snapshot *sn, FILE *f)
 		s.cnt.proofs_ok + s.cnt.proofs_failed);
 	fprintf(f, "cuzk_request_duration_seconds_sum %.6f\n", s.cnt.phase_ms_sum[CUZKD_PH_TOTAL] / 1e3);
 	fprintf(f, "cuzk_request_duration_seconds_count %" PRIu64 "\n", s.cnt.proofs_ok + s.cnt.proofs_failed);
+	metric(f, "cuzk_verify_seconds", "summary", "Time checking proofs before delivery (verify = yes), per partition.");
+	fprintf(f, "cuzk_verify_seconds_sum %.6f\ncuzk_verify_seconds_count %" PRIu64 "\n", s.cnt.verify_ms_sum / 1e3,
+		s.cnt.verified);
+	metric_u64(f, "cuzk_verify_failures_total", "counter", "Partitions whose proof did not verify.",
+		   s.cnt.verify_failed);
 	metric_u64(f, "cuzk_requests_total", "counter", "PROVE requests received.", d->stats.requests);
 	metric(f, "cuzk_requests_rejected_total", "counter", "Requests answered with an error, by status.");
 	for (int c = 1; c < 32; c++)
