@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 /* The engine's devices and worker threads (see engine.h). */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,12 +114,26 @@ static int start_workers(struct cuzkd_engine *e, cuzk_error *err)
 	return 0;
 }
 
+/* Tests only: $CUZKD_TEST_GATE names a FIFO from which a worker reads one
+ * byte before each partition, so that a test decides when work runs (and
+ * what is queued or running when it looks) whatever the backend's speed. */
+static int open_test_gate(struct cuzkd_engine *e, cuzk_error *err)
+{
+	const char *path = getenv("CUZKD_TEST_GATE");
+
+	if (!path || !*path)
+		return 0;
+	e->test_gate = open(path, O_RDWR | O_CLOEXEC);
+	return e->test_gate < 0 ? cuzk_fail_errno(err, errno, "CUZKD_TEST_GATE %s", path) : 0;
+}
+
 int cuzkd_engine_start(struct cuzkd_engine *e, const struct cuzkd_config *cfg, const struct groth16_backend *be,
 		       struct cuzkd_srs_cache *srs, struct cuzkd_log *log, cuzk_error *err)
 {
 	int r;
 
 	memset(e, 0, sizeof(*e));
+	e->test_gate = -1;
 	e->log = log;
 	e->srs = srs;
 	e->be = be;
@@ -128,7 +143,9 @@ int cuzkd_engine_start(struct cuzkd_engine *e, const struct cuzkd_config *cfg, c
 	e->done_efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (e->done_efd < 0)
 		return cuzk_fail_errno(err, errno, "engine: eventfd");
-	r = plan_devices(e, cfg, err);
+	r = open_test_gate(e, err);
+	if (r == 0)
+		r = plan_devices(e, cfg, err);
 	if (r)
 		return r;
 	if (be->unload_params) {
@@ -173,5 +190,7 @@ void cuzkd_engine_destroy(struct cuzkd_engine *e)
 	e->n_devices = e->n_workers = 0;
 	if (e->done_efd >= 0)
 		close(e->done_efd);
+	if (e->test_gate >= 0)
+		close(e->test_gate);
 	pthread_mutex_destroy(&e->lock);
 }

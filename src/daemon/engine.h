@@ -128,6 +128,7 @@ struct cuzkd_engine {
 	int stopping;
 	struct cuzkd_job *done_head, *done_tail;
 	int done_efd;                    /* written once per finished job */
+	int test_gate;                   /* $CUZKD_TEST_GATE (tests only), or -1 */
 	struct cuzkd_counters counters;  /* under lock */
 	atomic_uint_fast64_t next_job_id;
 };

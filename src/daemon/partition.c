@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "daemon/engine.h"
 #include "groth16/prover.h"
@@ -151,6 +152,11 @@ void cuzkd_prove_partition(struct cuzkd_worker *w, struct cuzkd_item *item)
 
 	ph[CUZKD_PH_QUEUE] = t0 - item->t_queued_ns;
 	free(item);
+	if (e->test_gate >= 0) {
+		char byte;
+		if (read(e->test_gate, &byte, 1) != 1)
+			cuzkd_log(e->log, CUZKD_LOG_ERR, NULL, "CUZKD_TEST_GATE: read failed");
+	}
 	f.job = (int64_t)job->id;
 	f.client_pid = job->client_pid;
 	f.client_uid = job->client_uid;

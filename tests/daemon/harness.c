@@ -14,6 +14,7 @@
 #include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "groth16/gencircuit.h"
@@ -38,7 +39,7 @@ void td_env_init(struct td_env *env, const char *tag)
 
 	memset(env, 0, sizeof(*env));
 	env->pid = -1;
-	env->notify_fd = env->pidfd = -1;
+	env->notify_fd = env->pidfd = env->gate_fd = -1;
 	snprintf(env->dir, sizeof(env->dir), "%s/cuzkd-%s-XXXXXX", tmp && *tmp ? tmp : "/tmp", tag);
 	if (!mkdtemp(env->dir))
 		die("mkdtemp", strerror(errno));
@@ -80,6 +81,7 @@ void td_env_cleanup(struct td_env *env, int print_log)
 		close(env->notify_fd);
 	if (env->pidfd >= 0)
 		close(env->pidfd);
+	td_gate_close(env);
 	remove_tree(env->dir);
 }
 
@@ -309,6 +311,43 @@ const char *td_cuzkd_bin(void)
 	const char *b = getenv("CUZKD_TEST_BIN");
 
 	return b && *b ? b : CUZKD_BIN;
+}
+
+void td_gate_open(struct td_env *env)
+{
+	char path[320];
+
+	snprintf(path, sizeof(path), "%s/gate", env->dir);
+	if (mkfifo(path, 0600) < 0 && errno != EEXIST)
+		die("mkfifo", strerror(errno));
+	/* Read-write: opening does not wait for the daemon, and the daemon
+	 * never sees the end of the stream. */
+	if (env->gate_fd < 0)
+		env->gate_fd = open(path, O_RDWR | O_CLOEXEC);
+	if (env->gate_fd < 0)
+		die(path, strerror(errno));
+	setenv("CUZKD_TEST_GATE", path, 1);
+}
+
+void td_gate_pass(struct td_env *env, unsigned n)
+{
+	char bytes[256];
+
+	memset(bytes, 'g', sizeof(bytes));
+	while (n) {
+		unsigned k = n < sizeof(bytes) ? n : sizeof(bytes);
+		if (write(env->gate_fd, bytes, k) != (ssize_t)k)
+			die("gate", strerror(errno));
+		n -= k;
+	}
+}
+
+void td_gate_close(struct td_env *env)
+{
+	unsetenv("CUZKD_TEST_GATE");
+	if (env->gate_fd >= 0)
+		close(env->gate_fd);
+	env->gate_fd = -1;
 }
 
 const char *td_one_worker_conf(void)
@@ -597,6 +636,9 @@ double tc_metric(const char *text, const char *name)
 
 int tc_wait_status(struct tclient *c, const char *need1, const char *need2)
 {
+	struct timespec t0, t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (;;) {
 		char *text = tc_text(c, 0, 1);
 		int done = text && strstr(text, need1) && (!need2 || strstr(text, need2));
@@ -605,6 +647,12 @@ int tc_wait_status(struct tclient *c, const char *need1, const char *need2)
 			return -1;
 		if (done)
 			return 0;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 > TD_TIMEOUT_MS) {
+			fprintf(stderr, "tc_wait_status: the status never showed %s%s%s\n", need1, need2 ? " and " : "",
+				need2 ? need2 : "");
+			return -1;
+		}
 	}
 }
 

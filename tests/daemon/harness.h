@@ -31,6 +31,7 @@ struct td_env {
 	int exit_status;           /* after td_daemon_wait */
 	unsigned long watchdog_usec;   /* set before td_daemon_start: WATCHDOG_USEC */
 	char last_notify[4096];        /* the message td_notify_wait matched */
+	int gate_fd;                   /* td_gate_open's FIFO, or -1 */
 };
 
 /* The daemon under test: $CUZKD_TEST_BIN (e.g. an older build, to see a
@@ -74,6 +75,15 @@ int tcircuit_verify(const struct tcircuit *c, const uint8_t *proof);
 /* Configuration text for exactly one worker on whichever backend runs
  * (CPU or the first GPU), for tests that depend on the order of work. */
 const char *td_one_worker_conf(void);
+
+/* The partition gate ($CUZKD_TEST_GATE): a daemon started after
+ * td_gate_open proves a partition only once the test let one through
+ * (td_gate_pass), so what runs and what waits when the test looks is its
+ * own decision, however fast the backend.  A worker waiting at the gate
+ * counts as running.  td_gate_close stops gating daemons started later. */
+void td_gate_open(struct td_env *env);
+void td_gate_pass(struct td_env *env, unsigned n);
+void td_gate_close(struct td_env *env);
 
 /* Writes env->conf: the [daemon] section with socket and srs_dir, then
  * extra (more INI text, may be NULL), and starts cuzkd; returns once it said
@@ -132,7 +142,8 @@ double tc_metric(const char *text, const char *name);
 /* Waits until the JSON status contains need1 (and need2 unless NULL), e.g.
  * "\"running\":1".  The protocol has no "started" event, so this asks for
  * the status until it says so; each question waits for its answer, nothing
- * sleeps.  0, or -1 when the daemon stops answering. */
+ * sleeps.  0, or -1 when the daemon stops answering or TD_TIMEOUT_MS pass.
+ * States that last only as long as a proof are for gated daemons. */
 int tc_wait_status(struct tclient *c, const char *need1, const char *need2);
 #define tc_wait_running(c) tc_wait_status((c), "\"running\":1,", NULL)
 

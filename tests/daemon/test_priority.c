@@ -47,11 +47,16 @@ static void bounded_starvation(void)
 	struct tclient cl;
 	int flood = tcircuit_memfd(&small, FLOOD_PARTS, TD_SEALS_OK), one = tcircuit_memfd(&small, 1, TD_SEALS_OK);
 
-	/* One worker on either backend; root may use critical (the default). */
+	/* One worker on either backend, held at the gate on the flood's first
+	 * partition until the low request is queued too; root may use
+	 * critical (the default). */
+	td_gate_open(&env);
 	td_daemon_start(&env, td_one_worker_conf());
 	REQUIRE(tc_connect(&cl, &env, 0) == 0);
 	CHECK(tc_submit(&cl, 1, small.name, CUZK_PRIORITY_CRITICAL, flood, &rep) == 0);
+	REQUIRE(tc_wait_running(&cl) == 0);
 	CHECK(tc_submit(&cl, 2, small.name, CUZK_PRIORITY_LOW, one, &rep) == 0);
+	td_gate_pass(&env, FLOOD_PARTS + 1);
 	REQUIRE(tc_wait(&cl, &rec, NULL, TD_TIMEOUT_MS) == 0);
 	CHECK_MSG(rec.request_id == 2 && rec.status == 0,
 		  "the low request waited for all %d critical partitions (request %llu completed first)", FLOOD_PARTS,
@@ -60,6 +65,7 @@ static void bounded_starvation(void)
 	CHECK(rec.status == 0 && rec.num_partitions == FLOOD_PARTS);
 	tc_close(&cl);
 	CHECK(td_daemon_stop(&env, SIGTERM) == 0);
+	td_gate_close(&env);
 	close(flood);
 	close(one);
 }

@@ -77,25 +77,29 @@ static void bounded_per_uid(void)
 
 	snprintf(conf, sizeof(conf), "[engine]\ncpu_workers = 1\ncpu_devices = 1\n[limits]\nmax_buffers_per_uid = %d\n",
 		 PER_UID);
+	td_gate_open(&env);
 	td_daemon_start(&env, conf);
 	REQUIRE(tc_connect(&cl, &env, 0) == 0);
 	/* One at a time: each proof ends before the next buffer comes, so the
 	 * least recently used one can go. */
 	for (int i = 0; i < PER_UID + 2; i++) {
 		int fd = tcircuit_memfd(&small, 1, TD_SEALS_OK);
+		td_gate_pass(&env, 1);
 		CHECK(tc_submit(&cl, 10 + i, small.name, CUZK_PRIORITY_NORMAL, fd, &rep) == 0);
 		CHECK(tc_wait(&cl, &rec, NULL, TD_TIMEOUT_MS) == 0 && rec.status == 0);
 		close(fd);
 	}
 	CHECK_MSG(cached_buffers(&cl) <= PER_UID, "%u buffers mapped for one uid, the limit is %d",
 		  cached_buffers(&cl), PER_UID);
-	/* All in use: one more is refused, and accepted once they are done. */
+	/* All in use (held at the gate): one more is refused, and accepted
+	 * once they are done. */
 	for (int i = 0; i < PER_UID + 1; i++)
 		fds[i] = tcircuit_memfd(&slow, 1, TD_SEALS_OK);
 	for (int i = 0; i < PER_UID; i++)
 		CHECK(tc_submit(&cl, 20 + i, slow.name, CUZK_PRIORITY_NORMAL, fds[i], &rep) == 0);
 	CHECK(tc_submit(&cl, 30, slow.name, CUZK_PRIORITY_NORMAL, fds[PER_UID], &rep) == CUZK_E_BUSY);
 	CHECK_MSG(strstr(rep.message, "max_buffers_per_uid") != NULL, "%s", rep.message);
+	td_gate_pass(&env, 60000);
 	for (int i = 0; i < PER_UID; i++)
 		CHECK(tc_wait(&cl, &rec, NULL, TD_TIMEOUT_MS) == 0 && rec.status == 0);
 	CHECK(tc_submit(&cl, 31, slow.name, CUZK_PRIORITY_NORMAL, fds[PER_UID], &rep) == 0);
@@ -104,6 +108,7 @@ static void bounded_per_uid(void)
 		close(fds[i]);
 	tc_close(&cl);
 	CHECK(td_daemon_stop(&env, SIGTERM) == 0);
+	td_gate_close(&env);
 }
 
 int main(void)

@@ -62,7 +62,8 @@ static int count(const char *hay, const char *needle)
 	return n;
 }
 
-/* A duplicate request id: the answer and the log name the client once. */
+/* A duplicate request id (the first held at the gate, so still in flight):
+ * the answer and the log name the client once. */
 static void named_once(void)
 {
 	struct cuzk_msg_reply rep;
@@ -78,6 +79,7 @@ static void named_once(void)
 	CHECK_MSG(count(rep.message, who) == 1, "%s", rep.message);
 	snprintf(twice, sizeof(twice), "%s: %s", who, who);
 	CHECK_MSG(!td_log_has(&env, twice), "the log repeats '%s'", who);
+	td_gate_pass(&env, 60000);
 	CHECK(tc_wait(&cl, &rec, NULL, TD_TIMEOUT_MS) == 0 && rec.status == 0);
 	tc_close(&cl);
 	close(fd);
@@ -88,6 +90,7 @@ int main(void)
 	td_env_init(&env, "small");
 	tcircuit_make(&small, &env, "small.params", 7, 2, 71);
 	tcircuit_make(&slow, &env, "slow.params", 10, 2, 72);
+	td_gate_open(&env);
 	td_daemon_start(&env, NULL);
 	empty_packet(0);
 	empty_packet(1);

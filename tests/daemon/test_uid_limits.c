@@ -117,7 +117,8 @@ static void busy_is_not_idle(void)
 	close(tiny);
 }
 
-/* Two connections of one uid share its in-flight and pinned-bytes limits. */
+/* Two connections of one uid share its in-flight and pinned-bytes limits
+ * (the gate holds the first request, so that all stay in flight). */
 static void shared_by_connections(void)
 {
 	struct cuzk_msg_reply rep;
@@ -135,6 +136,7 @@ static void shared_by_connections(void)
 	CHECK(tc_submit(&b, 2, small.name, CUZK_PRIORITY_NORMAL, tiny, &rep) == 0);
 	CHECK(tc_submit(&b, 3, small.name, CUZK_PRIORITY_NORMAL, tiny, &rep) == CUZK_E_BUSY);
 	CHECK_MSG(strstr(rep.message, "max_inflight_per_uid"), "%s", rep.message);
+	td_gate_pass(&env, 60000);
 	tc_close(&a);
 	tc_close(&b);
 	for (int i = 0; i < 3; i++)
@@ -164,11 +166,13 @@ int main(void)
 		default_limits();
 	else
 		printf("# not root: a second uid is not tried\n");
+	td_gate_open(&env);
 	td_daemon_start(&env, conf);
 	connections();
 	shared_by_connections();
 	CHECK(td_serves(&env, &small) == 0);
 	CHECK(td_daemon_stop(&env, SIGTERM) == 0);
+	td_gate_close(&env);
 	td_daemon_start(&env, "[limits]\nidle_timeout = 100ms\n[engine]\ncpu_workers = 1\n");
 	busy_is_not_idle();
 	CHECK(td_daemon_stop(&env, SIGTERM) == 0);
