@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,8 @@
 #ifndef CUZKD_BIN
 #error "CUZKD_BIN must name the cuzkd binary under test"
 #endif
+
+static void notify_stop(struct td_env *env);
 
 static void die(const char *what, const char *detail)
 {
@@ -67,6 +70,7 @@ void td_env_cleanup(struct td_env *env, int print_log)
 {
 	if (env->pid > 0 && td_daemon_alive(env))
 		td_daemon_stop(env, SIGKILL);
+	notify_stop(env);
 	if (print_log || getenv("CUZKD_TEST_VERBOSE")) {
 		char line[1024];
 		FILE *f = fopen(env->log, "r");
@@ -235,10 +239,97 @@ void td_write_conf(struct td_env *env, const char *extra)
 	fclose(f);
 }
 
+/* Notify messages as they arrive, until the daemon exits. */
+struct td_notify {
+	pthread_t thread;
+	int fd, pidfd;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	char **msgs;
+	size_t first, n, cap;
+	int ended;                 /* the daemon exited; msgs holds all it sent */
+};
+
+static void notify_push(struct td_notify *t, const char *msg)
+{
+	pthread_mutex_lock(&t->lock);
+	if (t->first + t->n == t->cap) {
+		memmove(t->msgs, t->msgs + t->first, t->n * sizeof(char *));
+		t->first = 0;
+		if (t->n == t->cap) {
+			t->cap = t->cap ? 2 * t->cap : 64;
+			t->msgs = realloc(t->msgs, t->cap * sizeof(char *));
+			if (!t->msgs)
+				die("notify", "out of memory");
+		}
+	}
+	t->msgs[t->first + t->n++] = strdup(msg);
+	pthread_cond_broadcast(&t->cond);
+	pthread_mutex_unlock(&t->lock);
+}
+
+static void *notify_main(void *arg)
+{
+	struct td_notify *t = arg;
+	struct pollfd pfd[2] = { { .fd = t->fd, .events = POLLIN }, { .fd = t->pidfd, .events = POLLIN } };
+
+	for (;;) {
+		char msg[4096];
+		ssize_t n;
+		if (poll(pfd, 2, -1) < 0 && errno != EINTR)
+			break;
+		/* What the daemon sent before it exited is still queued. */
+		while ((n = recv(t->fd, msg, sizeof(msg) - 1, MSG_DONTWAIT)) > 0) {
+			msg[n] = '\0';
+			notify_push(t, msg);
+		}
+		if (pfd[1].revents)
+			break;
+	}
+	pthread_mutex_lock(&t->lock);
+	t->ended = 1;
+	pthread_cond_broadcast(&t->cond);
+	pthread_mutex_unlock(&t->lock);
+	return NULL;
+}
+
+/* Waits for the reader of the previous daemon (which has exited). */
+static void notify_stop(struct td_env *env)
+{
+	struct td_notify *t = env->notify;
+
+	if (!t)
+		return;
+	pthread_join(t->thread, NULL);
+	for (size_t i = 0; i < t->n; i++)
+		free(t->msgs[t->first + i]);
+	free(t->msgs);
+	pthread_mutex_destroy(&t->lock);
+	pthread_cond_destroy(&t->cond);
+	free(t);
+	env->notify = NULL;
+}
+
+static void notify_start(struct td_env *env)
+{
+	struct td_notify *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		die("notify", "out of memory");
+	t->fd = env->notify_fd;
+	t->pidfd = env->pidfd;
+	pthread_mutex_init(&t->lock, NULL);
+	pthread_cond_init(&t->cond, NULL);
+	if (pthread_create(&t->thread, NULL, notify_main, t))
+		die("notify", "cannot start the reader thread");
+	env->notify = t;
+}
+
 void td_spawn(struct td_env *env, char *const argv[])
 {
 	char notify_path[320];
 
+	notify_stop(env);
 	snprintf(notify_path, sizeof(notify_path), "%s/notify", env->dir);
 	unlink(notify_path);
 	if (env->notify_fd >= 0)
@@ -270,6 +361,7 @@ void td_spawn(struct td_env *env, char *const argv[])
 	env->pidfd = (int)syscall(SYS_pidfd_open, env->pid, 0);
 	if (env->pidfd < 0)
 		die("pidfd_open", strerror(errno));
+	notify_start(env);
 }
 
 void td_daemon_start(struct td_env *env, const char *extra)
@@ -286,24 +378,35 @@ void td_daemon_start(struct td_env *env, const char *extra)
 
 int td_notify_wait(struct td_env *env, const char *needle, int timeout_ms)
 {
-	struct pollfd pfd[2] = { { .fd = env->notify_fd, .events = POLLIN }, { .fd = env->pidfd, .events = POLLIN } };
+	struct td_notify *t = env->notify;
+	struct timespec deadline;
+	int found = -1;
 
-	for (;;) {
-		char msg[4096];
-		ssize_t n;
-		/* After the daemon exits, what it sent is still queued. */
-		int r = poll(pfd, 2, timeout_ms);
-		if (r <= 0 || !(pfd[0].revents & POLLIN))
-			return -1;
-		n = recv(env->notify_fd, msg, sizeof(msg) - 1, 0);
-		if (n <= 0)
-			continue;
-		msg[n] = '\0';
-		if (strstr(msg, needle)) {
-			snprintf(env->last_notify, sizeof(env->last_notify), "%s", msg);
-			return 0;
-		}
+	if (!t)
+		return -1;
+	clock_gettime(CLOCK_REALTIME, &deadline);
+	deadline.tv_sec += timeout_ms / 1000;
+	deadline.tv_nsec += (long)(timeout_ms % 1000) * 1000000;
+	if (deadline.tv_nsec >= 1000000000) {
+		deadline.tv_sec++;
+		deadline.tv_nsec -= 1000000000;
 	}
+	pthread_mutex_lock(&t->lock);
+	for (;;) {
+		while (t->n && found) {
+			char *msg = t->msgs[t->first++];
+			t->n--;
+			if (strstr(msg, needle)) {
+				snprintf(env->last_notify, sizeof(env->last_notify), "%s", msg);
+				found = 0;
+			}
+			free(msg);
+		}
+		if (!found || t->ended || pthread_cond_timedwait(&t->cond, &t->lock, &deadline) == ETIMEDOUT)
+			break;
+	}
+	pthread_mutex_unlock(&t->lock);
+	return found;
 }
 
 const char *td_cuzkd_bin(void)

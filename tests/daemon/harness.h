@@ -28,6 +28,7 @@ struct td_env {
 	pid_t pid;
 	int notify_fd;
 	int pidfd;
+	struct td_notify *notify;      /* the thread that reads notify_fd (harness.c) */
 	int exit_status;           /* after td_daemon_wait */
 	unsigned long watchdog_usec;   /* set before td_daemon_start: WATCHDOG_USEC */
 	char last_notify[4096];        /* the message td_notify_wait matched */
@@ -93,7 +94,11 @@ void td_daemon_start(struct td_env *env, const char *extra);
  * process (stderr to env->log, NOTIFY_SOCKET set) running argv. */
 void td_write_conf(struct td_env *env, const char *extra);
 void td_spawn(struct td_env *env, char *const argv[]);
-/* Waits for a notify message (sd_notify) containing needle. 0 or -1. */
+/* Waits for a notify message (sd_notify) containing needle, taking the
+ * messages received since the last call in order; 0 or -1 (timeout, or the
+ * daemon exited without sending it).  A thread reads the socket all along:
+ * the daemon's sd_notify would block once a few messages are unread
+ * (net.unix.max_dgram_qlen), stopping its event loop. */
 int td_notify_wait(struct td_env *env, const char *needle, int timeout_ms);
 /* Sends sig and waits for the exit; returns the wait status. */
 int td_daemon_stop(struct td_env *env, int sig);
