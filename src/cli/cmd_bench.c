@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/bench_msm_gpu.h"
+#include "cli/bench_msm_device.h"
 #include "cli/bench_report.h"
 #include "cli/cli.h"
 #include "groth16/backend.h"
@@ -122,8 +122,8 @@ out:
  * uniform scalars: the worst case for Pippenger, no 0/1 shortcuts. */
 static int bench_msm(struct bench_args *a, cuzk_error *err)
 {
-	if (strcmp(a->be->name, "gpu") == 0)   /* points made and kept on the device */
-		return bench_msm_gpu(&a->rep, a->g2, a->log_size, err);
+	if (a->be->msm_bench)   /* points made and kept on the device */
+		return bench_msm_device(&a->rep, a->be, a->ctx, a->g2, a->log_size, err);
 	if (a->g2 ? !a->be->msm_g2 : !a->be->msm_g1)
 		return cuzk_fail(err, CUZK_E_UNSUPPORTED, "backend %s has no %s MSM to measure", a->be->name,
 				 a->g2 ? "G2" : "G1");

@@ -22,6 +22,14 @@ typedef struct groth16_device groth16_device;   /* a GPU with its VRAM budget, o
 
 enum groth16_ntt_kind { GROTH16_NTT_FORWARD, GROTH16_NTT_COSET_FORWARD };
 
+/* One msm_bench run. */
+struct groth16_msm_bench {
+	double best_ms, median_ms;   /* one call, host clock */
+	double phase_ms[7];          /* device time: split, ones, digits, sort, accumulate, windows, finish */
+	unsigned window_bits;
+	size_t scratch_bytes;
+};
+
 struct groth16_backend {
 	const char *name;                 /* "cpu", "gpu" */
 	/* Devices that can be opened now: 1 for the CPU; the usable CUDA
@@ -55,6 +63,10 @@ struct groth16_backend {
 	int (*mem)(groth16_device *dev, size_t *ret_reserved, size_t *ret_free, size_t *ret_budget);
 
 	/* Kernels alone, for `cuzk bench` (NULL when not offered). */
+	/* The MSM with points made and kept on the device and uniform scalars,
+	 * reps calls (a device's own benchmark: no host time in it). */
+	int (*msm_bench)(groth16_device *dev, int g2, unsigned log_size, unsigned reps, struct groth16_msm_bench *ret,
+			 cuzk_error *err);
 	int (*msm_g1)(groth16_device *dev, g1_jac_t *ret, const g1_aff_t *bases, const fr_t *scalars, size_t n,
 		      cuzk_error *err);
 	int (*msm_g2)(groth16_device *dev, g2_jac_t *ret, const g2_aff_t *bases, const fr_t *scalars, size_t n,

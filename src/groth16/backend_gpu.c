@@ -10,8 +10,8 @@
 #include <time.h>
 
 #include "cuzk_gpu.h"
+#include "msm/msm_check.h"
 #include "groth16/prover.h"
-#include "groth16/shared_view.h"
 
 _Static_assert(CUZK_GPU_E_INVAL == CUZK_E_INVAL && CUZK_GPU_E_NOMEM == CUZK_E_NOMEM &&
 		       CUZK_GPU_E_MISMATCH == CUZK_E_MISMATCH && CUZK_GPU_E_UNSUPPORTED == CUZK_E_UNSUPPORTED &&
@@ -112,11 +112,16 @@ static void g2_acc_limbs(uint64_t acc[36], const uint64_t part[36])
 	memcpy(acc, &r, sizeof(r));
 }
 
-static int gpu_prove_view(groth16_device *gpu, const groth16_params *p, const groth16_witness_view *w,
-			  int witness_pinned, const fr_t *r, const fr_t *s, groth16_proof *out,
-			  groth16_timings *t, cuzk_error *err)
+/* The counts first, on the host: a wrong shape costs no upload.  The density
+ * bitmaps go to the device as they are (by DMA from the caller's registered
+ * memory when witness_pinned), and are counted and checked against the SRS
+ * there, on the copy the proof then reads (cuda/prove/density.cuh): a view
+ * over shared memory needs no private copy on this backend. */
+static int gpu_prove(groth16_device *gpu, const groth16_params *p, const groth16_witness_view *w,
+		     int witness_pinned, const fr_t *r, const fr_t *s, groth16_proof *out,
+		     groth16_timings *t, cuzk_error *err)
 {
-	int rc = groth16_check_shape(p, w, err);
+	int rc = groth16_check_dims(p, w->num_constraints, w->num_inputs, w->num_aux, err);
 	if (rc)
 		return rc;
 	if ((rc = gpu_load_params(gpu, p, err)))
@@ -170,21 +175,6 @@ static int gpu_prove_view(groth16_device *gpu, const groth16_params *p, const gr
 	return 0;
 }
 
-static int gpu_prove(groth16_device *gpu, const groth16_params *p, const groth16_witness_view *w,
-		     int witness_pinned, const fr_t *r, const fr_t *s, groth16_proof *out,
-		     groth16_timings *t, cuzk_error *err)
-{
-	groth16_witness_view v = *w;
-	uint64_t *copy = NULL;
-	int rc = groth16_check_dims(p, v.num_constraints, v.num_inputs, v.num_aux, err);
-	if (rc == 0 && v.density_shared)
-		rc = groth16_view_copy_densities(&v, &copy, err);
-	if (rc == 0)
-		rc = gpu_prove_view(gpu, p, &v, witness_pinned, r, s, out, t, err);
-	free(copy);
-	return rc;
-}
-
 static int gpu_register_host(void *ptr, size_t len, cuzk_error *err)
 {
 	char msg[CUZK_ERRMSG_MAX] = "";
@@ -214,6 +204,23 @@ static int gpu_ntt(groth16_device *gpu, fr_t *v, unsigned log_m, cuzk_error *err
 	return gpu_ntt_device(gpu, v, log_m, GROTH16_NTT_FORWARD, 1, NULL, err);
 }
 
+static int gpu_msm_bench(groth16_device *gpu, int g2, unsigned log_size, unsigned reps,
+			 struct groth16_msm_bench *ret, cuzk_error *err)
+{
+	char msg[CUZK_ERRMSG_MAX] = "";
+	cuzk_msm_bench_result b;
+	int rc = cuzk_msm_bench(g2 ? 2 : 1, log_size, reps, &b, msg, sizeof msg);
+	if (rc)
+		return gpu_error(err, rc, msg, gpu->device);
+	memset(ret, 0, sizeof(*ret));
+	ret->best_ms = b.best_ms;
+	ret->median_ms = b.median_ms;
+	memcpy(ret->phase_ms, b.phase_ms, sizeof(ret->phase_ms));
+	ret->window_bits = b.window_bits;
+	ret->scratch_bytes = b.scratch_bytes;
+	return 0;
+}
+
 static int gpu_mem(groth16_device *gpu, size_t *ret_reserved, size_t *ret_free, size_t *ret_budget)
 {
 	return cuzk_gpu_vram(gpu->dev, ret_reserved, ret_free, ret_budget);
@@ -230,6 +237,7 @@ const struct groth16_backend groth16_backend_gpu = {
 	.unregister_host = gpu_unregister_host,
 	.prove = gpu_prove,
 	.mem = gpu_mem,
+	.msm_bench = gpu_msm_bench,
 	.ntt = gpu_ntt,
 	.ntt_device = gpu_ntt_device,
 };
