@@ -201,46 +201,57 @@ static int add_device(struct cuzkd_config *cfg, const char *word)
 	return 0;
 }
 
-/* A user or group by name or number; "self" (groups only) is cuzkd's own
- * group, resolved when it runs. */
-static int add_user(struct cuzkd_config *cfg, const char *word)
+static int user_id(const char *name, uint32_t *ret)
 {
 	struct passwd pw, *found = NULL;
 	char buf[4096];
-	uint64_t v;
 
-	if (cfg->n_priority_uids >= CUZKD_MAX_PRIORITY_IDS)
+	if (getpwnam_r(name, &pw, buf, sizeof(buf), &found) != 0 || !found)
 		return -1;
-	if (cuzkd_parse_uint(word, UINT32_MAX - 1, &v) == 0) {
-		cfg->priority_uids[cfg->n_priority_uids++] = (uint32_t)v;
-		return 0;
-	}
-	if (getpwnam_r(word, &pw, buf, sizeof(buf), &found) != 0 || !found)
-		return -1;
-	cfg->priority_uids[cfg->n_priority_uids++] = (uint32_t)found->pw_uid;
+	*ret = (uint32_t)found->pw_uid;
 	return 0;
 }
 
-static int add_group(struct cuzkd_config *cfg, const char *word)
+static int group_id(const char *name, uint32_t *ret)
 {
 	struct group gr, *found = NULL;
 	char buf[4096];
-	uint64_t v;
 
+	if (getgrnam_r(name, &gr, buf, sizeof(buf), &found) != 0 || !found)
+		return -1;
+	*ret = (uint32_t)found->gr_gid;
+	return 0;
+}
+
+/* A user or group, by number or by name (resolved now), into list. */
+static int add_id(uint32_t *list, uint32_t *n, const char *word, int (*by_name)(const char *, uint32_t *))
+{
+	uint64_t v;
+	uint32_t id;
+
+	if (*n >= CUZKD_MAX_PRIORITY_IDS)
+		return -1;
+	if (cuzkd_parse_uint(word, UINT32_MAX - 1, &v) == 0)
+		id = (uint32_t)v;
+	else if (by_name(word, &id))
+		return -1;
+	list[(*n)++] = id;
+	return 0;
+}
+
+static int add_user(struct cuzkd_config *cfg, const char *word)
+{
+	return add_id(cfg->priority_uids, &cfg->n_priority_uids, word, user_id);
+}
+
+/* "self" is cuzkd's own group, resolved when it runs. */
+static int add_group(struct cuzkd_config *cfg, const char *word)
+{
 	if (strcmp(word, "self") == 0) {
 		cfg->priority_own_group = 1;
 		return 0;
 	}
-	if (cfg->n_priority_gids >= CUZKD_MAX_PRIORITY_IDS)
-		return -1;
-	if (cuzkd_parse_uint(word, UINT32_MAX - 1, &v) == 0) {
-		cfg->priority_gids[cfg->n_priority_gids++] = (uint32_t)v;
-		return 0;
-	}
-	if (getgrnam_r(word, &gr, buf, sizeof(buf), &found) != 0 || !found)
-		return -1;
-	cfg->priority_gids[cfg->n_priority_gids++] = (uint32_t)found->gr_gid;
-	return 0;
+	return add_id(cfg->priority_gids, &cfg->n_priority_gids, word, group_id);
 }
 
 static int add_preload(struct cuzkd_config *cfg, const char *word)
