@@ -2,8 +2,9 @@
 /* The proving backends through their one interface (backend.h): the CPU
  * backend (and the GPU one when a device is present) proves a view over
  * shared memory (density_shared) to the same bytes as a private view, and a
- * view whose counts do not fit the parameters is refused before its bitmaps
- * are read at all: here they lie in memory that faults when touched. */
+ * view whose bitmaps do not fit is refused, and one whose counts do not fit
+ * is refused before its bitmaps are read at all: here they lie in memory
+ * that faults when touched. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,18 @@ static void check_backend(const struct groth16_backend *be, const groth16_params
 	groth16_proof_encode(a, &plain);
 	groth16_proof_encode(b, &shared);
 	CHECK_MSG(memcmp(a, b, sizeof(a)) == 0, "%s: a shared view proves to other bytes", be->name);
+
+	/* Counts that fit, a bitmap that does not: its popcount is checked on
+	 * the copy the proof reads (on the GPU, the device's). */
+	size_t words = (w->num_aux + 63) / 64;
+	uint64_t *more = malloc(words * sizeof(uint64_t));
+	REQUIRE(more);
+	memcpy(more, w->a_aux_density, words * sizeof(uint64_t));
+	more[0] ^= 1;   /* one variable more or less in A */
+	v.a_aux_density = more;
+	CHECK_MSG(be->prove(dev, p, &v, 0, &r, &s, &shared, NULL, &err) == -CUZK_E_MISMATCH, "%s: %s", be->name,
+		  err.msg);
+	free(more);
 
 	/* Counts that do not fit, bitmaps that must not be touched. */
 	uint64_t *none = mmap(NULL, page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
