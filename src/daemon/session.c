@@ -2,8 +2,8 @@
 /* A client connection: accepted or refused, its messages received and
  * dispatched, HELLO, replies, and its close (see session.h). */
 #include <errno.h>
-#include <poll.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
