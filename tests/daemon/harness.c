@@ -254,7 +254,8 @@ static void notify_push(struct td_notify *t, const char *msg)
 {
 	pthread_mutex_lock(&t->lock);
 	if (t->first + t->n == t->cap) {
-		memmove(t->msgs, t->msgs + t->first, t->n * sizeof(char *));
+		if (t->first)
+			memmove(t->msgs, t->msgs + t->first, t->n * sizeof(char *));
 		t->first = 0;
 		if (t->n == t->cap) {
 			t->cap = t->cap ? 2 * t->cap : 64;

@@ -161,6 +161,18 @@ struct td_usage {
 	long rss_kb;
 };
 struct td_usage td_daemon_usage(const struct td_env *env, struct tclient *via);
+/* Whether mappings and RSS mean anything: not under AddressSanitizer,
+ * whose allocator maps and keeps memory of its own (its quarantine). */
+#if defined(__SANITIZE_ADDRESS__)
+#define TD_MEMORY_FIGURES 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TD_MEMORY_FIGURES 0
+#endif
+#endif
+#ifndef TD_MEMORY_FIGURES
+#define TD_MEMORY_FIGURES 1
+#endif
 
 /* A well-behaved client proves c once and verifies: the daemon still serves. */
 int td_serves(const struct td_env *env, const struct tcircuit *c);
