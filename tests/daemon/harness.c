@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -341,6 +342,9 @@ void td_spawn(struct td_env *env, char *const argv[])
 		die("fork", strerror(errno));
 	if (env->pid == 0) {
 		int logfd = open(env->log, O_WRONLY | O_CREAT | O_APPEND, 0600);
+		/* A test that dies (a failed REQUIRE, a sanitizer report) takes
+		 * its daemon with it. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (logfd >= 0)
 			dup2(logfd, STDERR_FILENO);
 		setenv("NOTIFY_SOCKET", notify_path, 1);
