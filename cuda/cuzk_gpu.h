@@ -61,11 +61,13 @@ int cuzk_gpu_load_srs(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, int *ret_resid
 		      size_t errlen);
 void cuzk_gpu_unload_srs(cuzk_gpu_dev *dev, const void *key);
 
-/* One partition's witness (pointers into host memory). */
+/* One partition's witness (pointers into host memory).  The density bitmaps
+ * may lie in memory another process still writes (a client's memfd): they
+ * are read once, into device memory, and counted and checked there. */
 typedef struct cuzk_gpu_witness {
 	size_t num_constraints, num_inputs, num_aux;
 	int montgomery;               /* scalars in Montgomery form, else canonical */
-	int pinned;                   /* a..aux are cudaHostRegister'ed: DMA straight from them */
+	int pinned;                   /* a..aux and the bitmaps are cudaHostRegister'ed: DMA straight from them */
 	const void *a, *b, *c;        /* num_constraints scalars each */
 	const void *input, *aux;
 	const uint64_t *a_aux_density, *b_input_density, *b_aux_density;
@@ -81,11 +83,14 @@ typedef struct cuzk_gpu_timings {
 	double upload_ms, ntt_ms, msm_h_ms, msm_l_ms, msm_a_ms, msm_b_g1_ms, msm_b_g2_ms, total_ms;
 } cuzk_gpu_timings;
 
-/* H by NTTs and the five MSMs for one partition.  The caller has checked that
- * the witness matches the SRS in shape.  Thread-safe: each call takes its own
- * working memory (reserved in the budget, waiting while other proofs hold
- * it) and its own streams.  Returns 0, -CUZK_GPU_E_VRAM when one proof can
- * never fit the budget, -CUZK_GPU_E_GPU, -CUZK_GPU_E_INVAL. */
+/* H by NTTs and the five MSMs for one partition.  The caller has checked the
+ * counts (constraints, inputs, aux) against the SRS; the density bitmaps'
+ * popcounts are checked here, on the device's copy of them, before it is
+ * used.  Thread-safe: each call takes its own working memory (reserved in
+ * the budget, waiting while other proofs hold it) and its own streams.
+ * Returns 0, -CUZK_GPU_E_MISMATCH (the witness does not fit the SRS),
+ * -CUZK_GPU_E_VRAM when one proof can never fit the budget, -CUZK_GPU_E_GPU,
+ * -CUZK_GPU_E_INVAL. */
 /* The caller's curve code (cuda/ has no fast host curve code), Jacobian, host
  * layout: acc += part, acc = 2·acc.  Each MSM ends with one window sum per
  * c-bit window, to be combined by ~255 doublings in a row: a single GPU

@@ -35,6 +35,24 @@ __global__ void __launch_bounds__(DENSITY_THREADS) compact(fr_t *out, const fr_t
 	}
 }
 
+// Sums the popcounts of one bitmap into *total (atomically, one add per warp).
+__global__ void __launch_bounds__(DENSITY_THREADS) count_bits(unsigned long long *total, const uint64_t *bits,
+							      size_t n)
+{
+	const size_t W = words_of(n);
+	unsigned long long c = 0;
+	for (size_t w = blockIdx.x * (size_t)blockDim.x + threadIdx.x; w < W; w += (size_t)gridDim.x * blockDim.x) {
+		uint64_t x = bits[w];
+		if (w == W - 1 && (n & 63))
+			x &= (1ull << (n & 63)) - 1;   // bits past n are not values
+		c += __popcll(x);
+	}
+	for (int d = 16; d > 0; d /= 2)
+		c += __shfl_down_sync(0xffffffffu, c, d);
+	if ((threadIdx.x & 31) == 0 && c)
+		atomicAdd(total, c);
+}
+
 size_t cub_bytes(size_t W)
 {
 	size_t bytes = 0;
@@ -50,6 +68,29 @@ unsigned grid_for(size_t n)
 }
 
 } // namespace
+
+density_counts density_count(const uint64_t *a_aux, size_t num_aux, const uint64_t *b_input, size_t num_inputs,
+			     const uint64_t *b_aux, uint64_t *counts_dev, cudaStream_t s)
+{
+	const struct {
+		const uint64_t *bits;
+		size_t n;
+	} maps[3] = {{a_aux, num_aux}, {b_input, num_inputs}, {b_aux, num_aux}};
+	unsigned long long *total = reinterpret_cast<unsigned long long *>(counts_dev);
+	uint64_t host[3];
+
+	CUDA_OK(cudaMemsetAsync(counts_dev, 0, 3 * sizeof(uint64_t), s));
+	for (int i = 0; i < 3; i++) {
+		if (!maps[i].n)
+			continue;
+		count_bits<<<grid_for(words_of(maps[i].n)), DENSITY_THREADS, 0, s>>>(total + i, maps[i].bits,
+										maps[i].n);
+		CUDA_LAUNCHED("count_bits");
+	}
+	CUDA_OK(cudaMemcpyAsync(host, counts_dev, sizeof(host), cudaMemcpyDeviceToHost, s));
+	CUDA_OK(cudaStreamSynchronize(s));
+	return density_counts{(size_t)host[0], (size_t)host[1], (size_t)host[2]};
+}
 
 size_t density_scratch_bytes(size_t n)
 {

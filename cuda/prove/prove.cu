@@ -22,16 +22,6 @@ double ms_since(std::chrono::steady_clock::time_point t0)
 	return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
-size_t popcount_bits(const uint64_t *bits, size_t n)
-{
-	size_t c = 0;
-	for (size_t w = 0; w < n / 64; w++)
-		c += (size_t)__builtin_popcountll(bits[w]);
-	if (n & 63)
-		c += (size_t)__builtin_popcountll(bits[n / 64] & ((1ull << (n & 63)) - 1));
-	return c;
-}
-
 // Gives the workspace back on every path out of a proof.
 struct workspace_lease {
 	cuzk_gpu_dev *dev;
@@ -123,17 +113,16 @@ extern "C" int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, c
 		if (nc < 2 || nc > ((size_t)1 << NTT_LOG_MAX) || ni < 1)
 			gpu_fail(CUZK_GPU_E_INVAL, "witness: %zu constraints, %zu inputs: the domain must be 2^1..2^%u",
 				 nc, ni, NTT_LOG_MAX);
-		const size_t n_a = ni + popcount_bits(w->a_aux_density, na);
-		const size_t b_in = popcount_bits(w->b_input_density, ni);
-		const size_t n_b = b_in + popcount_bits(w->b_aux_density, na);
+		// Sized by the SRS; the bitmaps' counts are checked against it on the
+		// device's copy before anything is compacted (density.cuh).
+		const size_t n_a = srs->n_a, n_b = srs->n_b_g1;
 		std::shared_ptr<const srs_resident> res = dev->find_srs(srs->key);
 		const size_t batch = res ? 0 : dev->stream_batch;
 		const proof_layout L = plan_proof(nc, ni, na, n_a, n_b, batch);
-		if (srs->n_h != L.m - 1 || srs->n_l != na || srs->n_a != n_a || srs->n_b_g1 != n_b ||
-		    srs->n_b_g2 != n_b)
+		if (srs->n_h != L.m - 1 || srs->n_l != na || n_a < ni || srs->n_b_g2 != n_b)
 			gpu_fail(CUZK_GPU_E_MISMATCH, "params and witness disagree in shape (h %zu/%zu, l %zu/%zu, "
-				 "a %zu/%zu, b %zu/%zu)", srs->n_h, L.m - 1, srs->n_l, na, srs->n_a, n_a,
-				 srs->n_b_g1, n_b);
+				 "a %zu, b_g1 %zu, b_g2 %zu, %zu inputs)", srs->n_h, L.m - 1, srs->n_l, na, n_a, n_b,
+				 srs->n_b_g2, ni);
 		if (!res && (!ops || !ops->g1_acc || !ops->g2_acc))
 			gpu_fail(CUZK_GPU_E_INVAL, "a streamed SRS needs the host's point addition");
 
@@ -149,9 +138,16 @@ extern "C" int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, c
 		const size_t fr = sizeof(fr_t);
 		const bool pinned = w->pinned != 0;
 
-		// Copies on ws.copy, in the order the compute stream needs them.
-		event_t up_start(true), abc_ready(true), all_ready(true), ntt_start(true), ntt_done(true);
+		// Copies on ws.copy, in the order the compute stream needs them: the
+		// bitmaps first (straight from the client's registered memory when
+		// pinned), counted and checked while the scalars follow.
+		event_t up_start(true), bits_ready(true), abc_ready(true), all_ready(true), ntt_start(true),
+			ntt_done(true);
 		up_start.record(ws.copy);
+		upload(ws, a_aux_bits, w->a_aux_density, aux_words * 8, pinned);
+		upload(ws, b_aux_bits, w->b_aux_density, aux_words * 8, pinned);
+		upload(ws, b_in_bits, w->b_input_density, in_words * 8, pinned);
+		bits_ready.record(ws.copy);
 		const void *src[3] = {w->a, w->b, w->c};
 		fr_t *dst[3] = {A, Bv, C};
 		for (int i = 0; i < 3; i++) {
@@ -161,11 +157,15 @@ extern "C" int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, c
 		abc_ready.record(ws.copy);
 		upload(ws, aux, w->aux, na * fr, pinned);
 		upload(ws, input, w->input, ni * fr, pinned);
-		// The bitmaps are small and are the caller's own validated copies.
-		upload(ws, a_aux_bits, w->a_aux_density, aux_words * 8, false);
-		upload(ws, b_aux_bits, w->b_aux_density, aux_words * 8, false);
-		upload(ws, b_in_bits, w->b_input_density, in_words * 8, false);
 		all_ready.record(ws.copy);
+
+		bits_ready.wait_on(ws.compute);
+		const density_counts dc = density_count(a_aux_bits, na, b_in_bits, ni, b_aux_bits,
+							reinterpret_cast<uint64_t *>(base + L.off_density), ws.compute);
+		if (ni + dc.a_aux != n_a || dc.b_input + dc.b_aux != n_b)
+			gpu_fail(CUZK_GPU_E_MISMATCH, "params a %zu points, b %zu points, but the witness needs %zu and %zu "
+				 "(its density bitmaps)", n_a, n_b, ni + dc.a_aux, dc.b_input + dc.b_aux);
+		const size_t b_in = dc.b_input;
 
 		// h: its coefficients end in A, bit-reversed.
 		abc_ready.wait_on(ws.compute);

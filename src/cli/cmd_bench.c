@@ -5,14 +5,14 @@
  *          the proof) → synthesis → proof (NTT, each MSM, total) → verify;
  *   msm:   one G1 (or G2) MSM of 2^K points with uniform scalars;
  *   ntt:   one forward NTT of 2^K scalars.
- * Backends come from cli_backend.h: a new one needs no change here. */
+ * Backends come from groth16/backend.h: a new one needs no change here. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/bench_msm_gpu.h"
+#include "cli/bench_msm_device.h"
 #include "cli/bench_report.h"
 #include "cli/cli.h"
-#include "cli/cli_backend.h"
+#include "groth16/backend.h"
 #include "common/rand.h"
 #include "groth16/fr_sample.h"
 #include "groth16/gencircuit.h"
@@ -24,8 +24,8 @@
 #include "groth16/verifier.h"
 
 struct bench_args {
-	const struct cli_backend *be;
-	cli_backend_ctx *ctx;
+	const struct groth16_backend *be;
+	groth16_device *ctx;
 	unsigned log_size;
 	uint64_t seed;
 	uint64_t inputs;           /* prove: public inputs besides the constant 1 */
@@ -80,7 +80,7 @@ static int bench_prove(struct bench_args *a, cuzk_error *err)
 	for (uint64_t run = 0; run < a->runs; run++) {
 		groth16_timings tr = { 0 };
 		double ci = cli_cpu_ms(), ti = cli_now_ms();
-		if ((r = a->be->prove(a->ctx, &p, &w, &rr, &ss, &proof, &tr, err)) < 0)
+		if ((r = a->be->prove(a->ctx, &p, &w, 0, &rr, &ss, &proof, &tr, err)) < 0)
 			goto out;
 		double to = cli_now_ms(), co = cli_cpu_ms();
 		if (run == 0 || to - ti < t5 - t4) {
@@ -122,8 +122,8 @@ out:
  * uniform scalars: the worst case for Pippenger, no 0/1 shortcuts. */
 static int bench_msm(struct bench_args *a, cuzk_error *err)
 {
-	if (strcmp(a->be->name, "gpu") == 0)   /* points made and kept on the device */
-		return bench_msm_gpu(&a->rep, a->g2, a->log_size, err);
+	if (a->be->msm_bench)   /* points made and kept on the device */
+		return bench_msm_device(&a->rep, a->be, a->ctx, a->g2, a->log_size, err);
 	if (a->g2 ? !a->be->msm_g2 : !a->be->msm_g1)
 		return cuzk_fail(err, CUZK_E_UNSUPPORTED, "backend %s has no %s MSM to measure", a->be->name,
 				 a->g2 ? "G2" : "G1");
@@ -202,7 +202,7 @@ static int bench_ntt(struct bench_args *a, cuzk_error *err)
 	 * figure (median of 10), transfers excluded. */
 	if (r == 0 && a->be->ntt_device) {
 		double ms = 0;
-		r = a->be->ntt_device(a->ctx, v, a->log_size, a->coset, 10, &ms, err);
+		r = a->be->ntt_device(a->ctx, v, a->log_size, a->coset ? GROTH16_NTT_COSET_FORWARD : GROTH16_NTT_FORWARD, 10, &ms, err);
 		if (r == 0)
 			bench_phase(&a->rep, a->coset ? "coset ntt (device, median of 10)" : "ntt (device, median of 10)",
 				    ms, 0);
@@ -261,14 +261,14 @@ static int run(int argc, char **argv, cuzk_error *err)
 	    (r = cli_parse_u64("inputs", inputs_s, 0, UINT32_MAX, &a.inputs, err)) < 0 ||
 	    (r = cli_parse_u64("runs", runs_s, 1, 1000, &a.runs, err)) < 0 ||
 	    (r = cli_parse_u64("seed", seed_s, 0, UINT64_MAX, &a.seed, err)) < 0 ||
-	    (r = cli_backend_find(&a.be, backend_s, err)) < 0)
+	    (r = groth16_backend_find(&a.be, backend_s, err)) < 0)
 		return r;
 	a.log_size = (unsigned)log_k;
 	a.rep.bench = benches[which].name;
 	a.rep.backend = a.be->name;
 	a.rep.log_size = a.log_size;
-	if ((r = a.be->open(&a.ctx, err)) < 0)
-		return r;
+	if ((r = a.be->open(&a.ctx, 0, 0, err)) < 0)
+		return cuzk_error_prefix(err, "--backend %s", a.be->name);
 	r = benches[which].run(&a, err);
 	a.be->close(a.ctx);
 	if (r < 0)

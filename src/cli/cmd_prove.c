@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/cli_backend.h"
+#include "groth16/backend.h"
 #include "groth16/params_io.h"
 #include "groth16/prover.h"
 #include "groth16/witness_file.h"
@@ -30,7 +30,7 @@ static int parse_params_check(const char *s, unsigned *ret, cuzk_error *err)
 }
 
 /* Proves every partition of m into proofs[]. */
-static int prove_all(const struct cli_backend *be, cli_backend_ctx *ctx, const groth16_params *p,
+static int prove_all(const struct groth16_backend *be, groth16_device *ctx, const groth16_params *p,
 		     const char *params_path, const groth16_witness_map *m, const char *witness_path,
 		     const char *seed_s, uint64_t seed, int show_timings, groth16_proof *proofs, groth16_timings *total, cuzk_error *err)
 {
@@ -48,7 +48,7 @@ static int prove_all(const struct cli_backend *be, cli_backend_ctx *ctx, const g
 		else if ((r = groth16_random_rs(&rs[0], &rs[1], err)) < 0)
 			return r;
 		groth16_timings t = { 0 };
-		r = be->prove(ctx, p, &w, &rs[0], &rs[1], &proofs[part], &t, err);
+		r = be->prove(ctx, p, &w, 0, &rs[0], &rs[1], &proofs[part], &t, err);
 		explicit_bzero(rs, sizeof(rs));
 		if (r < 0)
 			return cuzk_error_prefix(err, "%s, partition %u", witness_path, part);
@@ -83,15 +83,15 @@ static int run(int argc, char **argv, cuzk_error *err)
 		return r;
 	uint64_t seed = 0;
 	unsigned checks = BLS_CHECK_CURVE;
-	const struct cli_backend *be;
+	const struct groth16_backend *be;
 	if ((r = cli_parse_u64("seed", seed_s, 0, UINT64_MAX, &seed, err)) < 0 ||
-	    (r = parse_params_check(check_s, &checks, err)) < 0 || (r = cli_backend_find(&be, backend_s, err)) < 0)
+	    (r = parse_params_check(check_s, &checks, err)) < 0 || (r = groth16_backend_find(&be, backend_s, err)) < 0)
 		return r;
 
 	/* The backend first: a missing GPU should not cost a params load. */
-	cli_backend_ctx *ctx = NULL;
-	if ((r = be->open(&ctx, err)) < 0)
-		return r;
+	groth16_device *ctx = NULL;
+	if ((r = be->open(&ctx, 0, 0, err)) < 0)
+		return cuzk_error_prefix(err, "--backend %s", be->name);
 	groth16_params p;
 	groth16_witness_map m;
 	groth16_proof *proofs = NULL;

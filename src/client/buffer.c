@@ -13,13 +13,34 @@
 #include <unistd.h>
 
 #define HUGE_2M (UINT64_C(2) << 20)
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23   /* Linux 5.14 */
+#endif
 
 static uint64_t round_up(uint64_t v, uint64_t to)
 {
 	return (v + to - 1) / to * to;
 }
 
-/* A mapped memfd of the given kind; *ret_size is the file size. */
+/* Backs every page of the mapping now.  cuzkd refuses a witness memfd with
+ * holes (reading a hole would allocate it at the daemon's cost), and a
+ * client that writes only the non-zero scalars of a fresh buffer would
+ * leave some.  The page faults are the ones the first write pays anyway;
+ * with hugetlb pages, a pool that runs short fails here instead of with
+ * SIGBUS in the middle of a write. */
+static int populate(uint8_t *map, uint64_t size)
+{
+	if (madvise(map, size, MADV_POPULATE_WRITE) == 0)
+		return 0;
+	if (errno != EINVAL)
+		return -1;
+	for (uint64_t at = 0; at < size; at += 4096)   /* a kernel before 5.14 */
+		((volatile uint8_t *)map)[at] = 0;
+	return 0;
+}
+
+/* A mapped memfd of the given kind, every page backed; *ret_size is the
+ * file size. */
 static int map_memfd(const char *name, uint64_t want, enum cuzk_page_kind kind, uint64_t huge,
 		     int *ret_fd, uint8_t **ret_map, uint64_t *ret_size, cuzk_error *err)
 {
@@ -41,6 +62,12 @@ static int map_memfd(const char *name, uint64_t want, enum cuzk_page_kind kind, 
 		munmap(map, size);
 		close(fd);
 		return cuzk_fail_errno(err, e, "madvise(%s, MADV_HUGEPAGE)", name);
+	}
+	if (populate(map, size) < 0) {
+		int e = errno;
+		munmap(map, size);
+		close(fd);
+		return cuzk_fail_errno(err, e, "backing %s (%llu bytes) with memory", name, (unsigned long long)size);
 	}
 	*ret_fd = fd;
 	*ret_map = map;

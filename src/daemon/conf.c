@@ -2,7 +2,9 @@
 /* The INI configuration of cuzkd (inih).  Every key is validated where it is
  * read so that the error can name its line. */
 #include <errno.h>
+#include <grp.h>
 #include <inttypes.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,11 +27,23 @@ void cuzkd_config_defaults(struct cuzkd_config *cfg)
 	cfg->max_pinned_bytes_per_client = 192ull << 30;
 	cfg->max_pinned_bytes_total = 512ull << 30;
 	cfg->max_witness_bytes = 192ull << 30;
+	cfg->max_clients_per_uid = 16;
+	cfg->max_inflight_per_uid = 64;
+	cfg->max_pinned_bytes_per_uid = 256ull << 30;
+	cfg->max_buffers_per_uid = 64;
+	cfg->max_buffers_total = 1024;
+	cfg->hello_timeout_ms = 10000;
+	cfg->idle_timeout_ms = 600000;
+	cfg->n_priority_uids = 1;
+	cfg->priority_uids[0] = 0;
+	cfg->priority_own_group = 1;
 	cfg->cpu_workers = 1;
 	cfg->cpu_devices = 1;
 	cfg->devices_all = 1;
 	cfg->workers_per_device = 2;
 	cfg->vram_budget = 0;
+	cfg->starvation_limit = 8;
+	cfg->verify = 1;
 	cfg->cache_budget = 128ull << 30;
 	cfg->log_level = CUZKD_LOG_INFO;
 }
@@ -187,6 +201,59 @@ static int add_device(struct cuzkd_config *cfg, const char *word)
 	return 0;
 }
 
+static int user_id(const char *name, uint32_t *ret)
+{
+	struct passwd pw, *found = NULL;
+	char buf[4096];
+
+	if (getpwnam_r(name, &pw, buf, sizeof(buf), &found) != 0 || !found)
+		return -1;
+	*ret = (uint32_t)found->pw_uid;
+	return 0;
+}
+
+static int group_id(const char *name, uint32_t *ret)
+{
+	struct group gr, *found = NULL;
+	char buf[4096];
+
+	if (getgrnam_r(name, &gr, buf, sizeof(buf), &found) != 0 || !found)
+		return -1;
+	*ret = (uint32_t)found->gr_gid;
+	return 0;
+}
+
+/* A user or group, by number or by name (resolved now), into list. */
+static int add_id(uint32_t *list, uint32_t *n, const char *word, int (*by_name)(const char *, uint32_t *))
+{
+	uint64_t v;
+	uint32_t id;
+
+	if (*n >= CUZKD_MAX_PRIORITY_IDS)
+		return -1;
+	if (cuzkd_parse_uint(word, UINT32_MAX - 1, &v) == 0)
+		id = (uint32_t)v;
+	else if (by_name(word, &id))
+		return -1;
+	list[(*n)++] = id;
+	return 0;
+}
+
+static int add_user(struct cuzkd_config *cfg, const char *word)
+{
+	return add_id(cfg->priority_uids, &cfg->n_priority_uids, word, user_id);
+}
+
+/* "self" is cuzkd's own group, resolved when it runs. */
+static int add_group(struct cuzkd_config *cfg, const char *word)
+{
+	if (strcmp(word, "self") == 0) {
+		cfg->priority_own_group = 1;
+		return 0;
+	}
+	return add_id(cfg->priority_gids, &cfg->n_priority_gids, word, group_id);
+}
+
 static int add_preload(struct cuzkd_config *cfg, const char *word)
 {
 	if (cfg->n_preload >= CUZKD_MAX_PRELOAD || strlen(word) > CUZKD_SRS_NAME_MAX)
@@ -200,7 +267,8 @@ struct parse_state {
 	char msg[CUZK_ERRMSG_MAX];   /* first error, without the file:line prefix */
 };
 
-enum key_kind { K_PATH, K_BACKEND, K_DURATION, K_BOOL, K_COUNT, K_SIZE, K_DEVICES, K_PRELOAD, K_LEVEL };
+enum key_kind { K_PATH, K_BACKEND, K_DURATION, K_BOOL, K_COUNT, K_SIZE, K_DEVICES, K_PRELOAD, K_LEVEL, K_USERS,
+		K_GROUPS };
 
 struct key_def {
 	const char *section, *name;
@@ -222,11 +290,22 @@ static const struct key_def keys[] = {
 	{ "limits", "max_pinned_bytes_per_client", K_SIZE, OFF(max_pinned_bytes_per_client), "a size like 64G" },
 	{ "limits", "max_pinned_bytes_total", K_SIZE, OFF(max_pinned_bytes_total), "a size like 512G" },
 	{ "limits", "max_witness_bytes", K_SIZE, OFF(max_witness_bytes), "a size like 192G" },
+	{ "limits", "max_clients_per_uid", K_COUNT, OFF(max_clients_per_uid), "an integer 1..65536" },
+	{ "limits", "max_inflight_per_uid", K_COUNT, OFF(max_inflight_per_uid), "an integer 1..65536" },
+	{ "limits", "max_pinned_bytes_per_uid", K_SIZE, OFF(max_pinned_bytes_per_uid), "a size like 256G" },
+	{ "limits", "max_buffers_per_uid", K_COUNT, OFF(max_buffers_per_uid), "an integer 1..65536" },
+	{ "limits", "max_buffers_total", K_COUNT, OFF(max_buffers_total), "an integer 1..65536" },
+	{ "limits", "hello_timeout", K_DURATION, OFF(hello_timeout_ms), "a duration like 10s or 500ms" },
+	{ "limits", "idle_timeout", K_DURATION, OFF(idle_timeout_ms), "a duration like 10m, or 0 for never" },
+	{ "limits", "priority_users", K_USERS, 0, "a list of user names or uids" },
+	{ "limits", "priority_groups", K_GROUPS, 0, "a list of group names or gids, or self" },
 	{ "engine", "cpu_workers", K_COUNT, OFF(cpu_workers), "an integer 1..65536" },
 	{ "engine", "cpu_devices", K_COUNT, OFF(cpu_devices), "an integer 1..65536" },
 	{ "engine", "devices", K_DEVICES, 0, "all, or a list of device numbers" },
 	{ "engine", "workers_per_device", K_COUNT, OFF(workers_per_device), "an integer 1..65536" },
 	{ "engine", "vram_budget", K_SIZE, OFF(vram_budget), "a size like 80G, or 0 for all free memory" },
+	{ "engine", "starvation_limit", K_COUNT, OFF(starvation_limit), "an integer 1..65536" },
+	{ "engine", "verify", K_BOOL, OFF(verify), "yes or no" },
 	{ "srs", "cache_budget", K_SIZE, OFF(cache_budget), "a size like 128G" },
 	{ "srs", "preload", K_PRELOAD, 0, "a list of SRS file names" },
 	{ "log", "level", K_LEVEL, OFF(log_level), "err, warning, notice, info or debug" },
@@ -268,6 +347,13 @@ static int set_value(struct cuzkd_config *cfg, const struct key_def *k, const ch
 		return for_each_word(cfg, value, add_preload);
 	case K_LEVEL:
 		return parse_level(value, (enum cuzkd_log_level *)field);
+	case K_USERS:
+		cfg->n_priority_uids = 0;
+		return for_each_word(cfg, value, add_user);
+	case K_GROUPS:
+		cfg->n_priority_gids = 0;
+		cfg->priority_own_group = 0;
+		return for_each_word(cfg, value, add_group);
 	}
 	return -1;
 }
@@ -330,16 +416,28 @@ void cuzkd_config_print(const struct cuzkd_config *c, FILE *out)
 		c->watchdog ? "yes" : "no");
 	fprintf(out, "[limits]\nmax_clients = %u\nmax_inflight_per_client = %u\nmax_inflight_total = %u\n"
 		     "max_pinned_bytes_per_client = %" PRIu64 "\nmax_pinned_bytes_total = %" PRIu64 "\n"
-		     "max_witness_bytes = %" PRIu64 "\n\n",
+		     "max_witness_bytes = %" PRIu64 "\n",
 		c->max_clients, c->max_inflight_per_client, c->max_inflight_total,
 		c->max_pinned_bytes_per_client, c->max_pinned_bytes_total, c->max_witness_bytes);
+	fprintf(out, "max_clients_per_uid = %u\nmax_inflight_per_uid = %u\nmax_pinned_bytes_per_uid = %" PRIu64
+		     "\nmax_buffers_per_uid = %u\nmax_buffers_total = %u\nhello_timeout = %" PRIu64
+		     "ms\nidle_timeout = %" PRIu64 "ms\npriority_users =",
+		c->max_clients_per_uid, c->max_inflight_per_uid, c->max_pinned_bytes_per_uid, c->max_buffers_per_uid,
+		c->max_buffers_total, c->hello_timeout_ms, c->idle_timeout_ms);
+	for (uint32_t i = 0; i < c->n_priority_uids; i++)
+		fprintf(out, " %u", c->priority_uids[i]);
+	fprintf(out, "\npriority_groups =%s", c->priority_own_group ? " self" : "");
+	for (uint32_t i = 0; i < c->n_priority_gids; i++)
+		fprintf(out, " %u", c->priority_gids[i]);
+	fprintf(out, "\n\n");
 	fprintf(out, "[engine]\ncpu_workers = %u\ncpu_devices = %u\ndevices =", c->cpu_workers, c->cpu_devices);
 	if (c->devices_all)
 		fprintf(out, " all");
 	for (uint32_t i = 0; i < c->n_devices; i++)
 		fprintf(out, " %d", c->devices[i]);
-	fprintf(out, "\nworkers_per_device = %u\nvram_budget = %" PRIu64 "\n\n[srs]\ncache_budget = %" PRIu64
-		     "\npreload =", c->workers_per_device, c->vram_budget, c->cache_budget);
+	fprintf(out, "\nworkers_per_device = %u\nvram_budget = %" PRIu64 "\nstarvation_limit = %u\nverify = %s\n\n"
+		     "[srs]\ncache_budget = %" PRIu64 "\npreload =", c->workers_per_device, c->vram_budget,
+		c->starvation_limit, c->verify ? "yes" : "no", c->cache_budget);
 	for (uint32_t i = 0; i < c->n_preload; i++)
 		fprintf(out, " %s", c->preload[i]);
 	fprintf(out, "\n\n[log]\nlevel = %s\n", level_names[c->log_level]);

@@ -15,6 +15,7 @@
 #define CUZKD_MAX_PRELOAD 16
 #define CUZKD_PATH_MAX 4096
 #define CUZKD_SRS_NAME_MAX 255
+#define CUZKD_MAX_PRIORITY_IDS 16
 
 enum cuzkd_backend { CUZKD_BACKEND_AUTO, CUZKD_BACKEND_CPU, CUZKD_BACKEND_GPU };
 
@@ -35,6 +36,21 @@ struct cuzkd_config {
 	uint64_t max_pinned_bytes_per_client;
 	uint64_t max_pinned_bytes_total;
 	uint64_t max_witness_bytes;
+	/* [limits] per uid, whatever the number of its connections */
+	uint32_t max_clients_per_uid;
+	uint32_t max_inflight_per_uid;
+	uint64_t max_pinned_bytes_per_uid;
+	uint32_t max_buffers_per_uid;      /* witness buffers mapped (registration cache) */
+	uint32_t max_buffers_total;
+	/* [limits] connections that hold a slot without using it */
+	uint64_t hello_timeout_ms;
+	uint64_t idle_timeout_ms;          /* 0: never */
+	/* [limits] who may ask for critical and high priority: these uids, and
+	 * clients whose primary group is one of these gids (or cuzkd's own) */
+	uint32_t n_priority_uids, n_priority_gids;
+	uint32_t priority_uids[CUZKD_MAX_PRIORITY_IDS];
+	uint32_t priority_gids[CUZKD_MAX_PRIORITY_IDS];
+	int priority_own_group;            /* "self" in priority_groups */
 	/* [engine] */
 	uint32_t cpu_workers;
 	uint32_t cpu_devices;
@@ -43,6 +59,8 @@ struct cuzkd_config {
 	int devices[CUZKD_MAX_DEVICES];
 	uint32_t workers_per_device;
 	uint64_t vram_budget;              /* bytes per device; 0 = what the device has free */
+	uint32_t starvation_limit;         /* partitions a waiting priority level lets pass (queue.c) */
+	int verify;                        /* check every proof before its completion is posted */
 	/* [srs] */
 	uint64_t cache_budget;
 	uint32_t n_preload;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-/* The engine: a priority queue of partitions and the workers that prove
- * them, on GPUs (workers_per_device each) or on the CPU.
+/* The engine: a priority queue of partitions (queue.c) and the workers that
+ * prove them (engine.c, partition.c) on the devices of one proving backend
+ * (groth16/backend.h): GPUs, workers_per_device each, or the CPU.
  *
  * Work is queued per partition, so the partitions of one request spread
  * over every device that has an idle worker.  A new item wakes a worker of
@@ -25,7 +26,7 @@
 #include "daemon/log.h"
 #include "daemon/regcache.h"
 #include "daemon/srs_cache.h"
-#include "groth16/prover_gpu.h"
+#include "groth16/backend.h"
 #include "groth16/types.h"
 #include "ipc/witness_format.h"
 
@@ -34,6 +35,9 @@
 enum { CUZKD_PH_CHECK, CUZKD_PH_QUEUE, CUZKD_PH_SRS, CUZKD_PH_REGISTER, CUZKD_PH_UPLOAD,
        CUZKD_PH_NTT, CUZKD_PH_MSM, CUZKD_PH_ASSEMBLE, CUZKD_PH_TOTAL };
 
+struct cuzkd_session;
+struct cuzkd_witness;
+
 struct cuzkd_job {
 	uint64_t id;                     /* the daemon's, for logs */
 	uint64_t request_id;             /* the client's */
@@ -41,15 +45,15 @@ struct cuzkd_job {
 	char srs_name[CUZKD_SRS_NAME_MAX + 1];
 	int fixed_rs;
 	uint64_t seed;
-	struct cuzkd_buf *buf;           /* GPU backend: pinned by the worker */
+	struct cuzkd_buf *buf;           /* the witness mapping; registered by the worker */
 	int64_t client_pid, client_uid;  /* for log records */
 	unsigned n_parts;
 	groth16_witness_view view[CUZK_WITNESS_MAX_PARTITIONS];
 	uint64_t t_received_ns;          /* CLOCK_MONOTONIC */
 
 	/* Owned by the event loop (the engine never reads these). */
-	void *session;
-	void *witness;
+	struct cuzkd_session *session;
+	struct cuzkd_witness *witness;
 	struct cuzkd_job *session_next;
 
 	/* Set by anyone, read by workers between partitions. */
@@ -73,8 +77,9 @@ struct cuzkd_item {                  /* one queued partition */
 };
 
 struct cuzkd_device {                /* a GPU, or a CPU pseudo-device */
-	int index;                       /* CUDA device number; -1 - k for CPU pseudo-device k */
-	groth16_gpu *gpu;
+	unsigned number;                 /* CUDA device number, or k for CPU pseudo-device k */
+	int log_gpu;                     /* CUZK_GPU of its log records: the CUDA number, or -1 */
+	groth16_device *dev;
 	unsigned workers, idle, running;
 	unsigned wakeups;                /* idle workers claimed by a waker, not yet awake */
 	uint64_t partitions;             /* partitions this device has finished */
@@ -91,6 +96,8 @@ struct cuzkd_worker {
 	int started;
 };
 
+#define CUZKD_TOTAL_BUCKETS 12
+
 struct cuzkd_counters {              /* cumulative, for metrics */
 	uint64_t proofs_ok, proofs_failed;
 	uint64_t by_status[32];          /* completions by status code */
@@ -98,30 +105,37 @@ struct cuzkd_counters {              /* cumulative, for metrics */
 	double phase_ms_sum[CUZKD_PHASES];
 	uint64_t phase_count[CUZKD_PHASES];
 	/* Histogram of request total times, upper bounds in seconds below. */
-	uint64_t total_bucket[12];
+	uint64_t total_bucket[CUZKD_TOTAL_BUCKETS];
+	/* The check of each partition's proof (verify = yes). */
+	uint64_t verified, verify_failed;
+	double verify_ms_sum;
 };
-extern const double cuzkd_total_bucket_le[12];
+extern const double cuzkd_total_bucket_le[CUZKD_TOTAL_BUCKETS];
 
 struct cuzkd_engine {
 	struct cuzkd_log *log;
 	struct cuzkd_srs_cache *srs;
-	int use_gpu;
+	const struct groth16_backend *be;
 	pthread_mutex_t lock;
 	struct cuzkd_item *head[CUZKD_PRIORITIES], *tail[CUZKD_PRIORITIES];
 	unsigned queued[CUZKD_PRIORITIES];
+	unsigned skipped[CUZKD_PRIORITIES];   /* partitions of higher levels started while this one waited */
+	unsigned starvation_limit;
+	int verify;                      /* check each proof before it is delivered */
 	unsigned n_devices, n_workers;
 	struct cuzkd_device *devices;
 	struct cuzkd_worker *workers;
 	int stopping;
 	struct cuzkd_job *done_head, *done_tail;
 	int done_efd;                    /* written once per finished job */
+	int test_gate;                   /* $CUZKD_TEST_GATE (tests only), or -1 */
 	struct cuzkd_counters counters;  /* under lock */
 	atomic_uint_fast64_t next_job_id;
 };
 
-/* Opens the GPUs (or sets up the CPU backend) and starts the workers.
- * use_gpu: after the config's auto/gpu/cpu choice was resolved. */
-int cuzkd_engine_start(struct cuzkd_engine *e, const struct cuzkd_config *cfg, int use_gpu,
+/* Opens the backend's devices the configuration names and starts the
+ * workers. */
+int cuzkd_engine_start(struct cuzkd_engine *e, const struct cuzkd_config *cfg, const struct groth16_backend *be,
 		       struct cuzkd_srs_cache *srs, struct cuzkd_log *log, cuzk_error *err);
 /* Stops idle workers and joins them; busy ones are joined once they finish
  * unless abandon is set (drain timeout: the process is about to exit). */
@@ -130,6 +144,7 @@ void cuzkd_engine_stop(struct cuzkd_engine *e, int abandon);
  * list was drained. */
 void cuzkd_engine_destroy(struct cuzkd_engine *e);
 
+/* queue.c */
 /* Queues every partition of job. */
 void cuzkd_engine_submit(struct cuzkd_engine *e, struct cuzkd_job *job);
 /* Marks job cancelled and drops its queued partitions; running ones end at
@@ -141,8 +156,14 @@ void cuzkd_engine_cancel(struct cuzkd_engine *e, struct cuzkd_job *job, int stat
 void cuzkd_engine_drain(struct cuzkd_engine *e, int status, const char *why);
 /* Takes the list of finished jobs (linked by done_next). */
 struct cuzkd_job *cuzkd_engine_take_done(struct cuzkd_engine *e);
+/* Worker side, lock held: the next partition to prove, or NULL. */
+struct cuzkd_item *cuzkd_queue_pop_locked(struct cuzkd_engine *e);
+/* Worker side: one partition of job is over (status 0 with its proof, or
+ * the first failure); adds its phase times. */
+void cuzkd_engine_finish_part(struct cuzkd_engine *e, struct cuzkd_job *job, unsigned part, int status,
+			      const char *msg, const groth16_proof *proof, const uint64_t phase_ns[CUZKD_PHASES]);
 
-/* Counts for status lines and metrics. */
+/* Counts for status lines and metrics (counters.c). */
 struct cuzkd_engine_stats {
 	unsigned queued[CUZKD_PRIORITIES];
 	unsigned running, workers, idle;
@@ -157,6 +178,12 @@ void cuzkd_engine_device_stats(struct cuzkd_engine *e, unsigned i, struct cuzkd_
 /* Records a completion in the counters (the loop calls it for every job,
  * including ones rejected before the engine saw them). */
 void cuzkd_engine_count(struct cuzkd_engine *e, const struct cuzkd_job *job);
+/* Records one proof's verification (workers). */
+void cuzkd_engine_count_verify(struct cuzkd_engine *e, double ms, int ok);
+
+/* partition.c: a worker proves one partition, then hands it to
+ * cuzkd_engine_finish_part. */
+void cuzkd_prove_partition(struct cuzkd_worker *w, struct cuzkd_item *item);
 
 uint64_t cuzkd_now_ns(void);
 

@@ -113,14 +113,17 @@ static void arm_timer(struct cuzkd *d, struct cuzkd_op *op, struct __kernel_time
 	io_uring_sqe_set_data(sqe, op);
 }
 
-/* The tick: half the watchdog interval when systemd asks for one, else the
- * period of STATUS= updates. */
+/* The tick: the period of STATUS= updates, or less: half the watchdog
+ * interval when systemd asks for one, half of each connection timeout (so
+ * that a connection is closed within 1.5 times its timeout). */
 static uint64_t tick_ms(const struct cuzkd *d)
 {
+	const uint64_t halves[] = { d->watchdog_usec / 2000, d->cfg.hello_timeout_ms / 2, d->cfg.idle_timeout_ms / 2 };
 	uint64_t ms = STATUS_PERIOD_MS;
 
-	if (d->watchdog_usec && d->watchdog_usec / 2000 < ms)
-		ms = d->watchdog_usec / 2000;
+	for (size_t i = 0; i < sizeof(halves) / sizeof(halves[0]); i++)
+		if (halves[i] && halves[i] < ms)
+			ms = halves[i];
 	return ms ? ms : 1;
 }
 
@@ -139,6 +142,7 @@ static void on_tick(struct cuzkd *d)
 {
 	if (d->watchdog_usec)
 		sd_notify(0, "WATCHDOG=1");
+	cuzkd_sessions_sweep(d);
 	notify_status(d);
 	arm_timer(d, &d->tick_op, &d->tick_ts, tick_ms(d));
 }
@@ -332,8 +336,8 @@ int cuzkd_loop_run(struct cuzkd *d, cuzk_error *err)
 	arm_timer(d, &d->tick_op, &d->tick_ts, tick_ms(d));
 	cuzkd_status_line(d, d->last_status, sizeof(d->last_status));
 	sd_notifyf(0, "READY=1\nSTATUS=%s", d->last_status);
-	cuzkd_log(&d->log, CUZKD_LOG_INFO, NULL, "ready: %u workers on %s", d->engine.n_workers,
-		  d->use_gpu ? "the GPUs" : "the CPU");
+	cuzkd_log(&d->log, CUZKD_LOG_INFO, NULL, "ready: %u workers on %u %s devices", d->engine.n_workers,
+		  d->engine.n_devices, d->be->name);
 	while (!d->quit) {
 		int r;
 

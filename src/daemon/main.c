@@ -91,26 +91,16 @@ static int load_config(struct cuzkd_config *cfg, const struct options *o, cuzk_e
 	return 0;
 }
 
-static int resolve_backend(const struct cuzkd_config *cfg, int *ret_gpu, cuzk_error *err)
+/* The configuration's auto/gpu/cpu as a backend; with cpu the CUDA runtime
+ * is never touched. */
+static int resolve_backend(const struct cuzkd_config *cfg, const struct groth16_backend **ret, cuzk_error *err)
 {
-	int n;
+	int r = groth16_backend_find(ret, cuzkd_backend_name(cfg->backend), err);
 
-	if (cfg->backend == CUZKD_BACKEND_CPU) {
-		*ret_gpu = 0;   /* and the CUDA runtime is never touched */
-		return 0;
-	}
-	n = groth16_gpu_device_count();
-	switch (cfg->backend) {
-	case CUZKD_BACKEND_GPU:
-		if (n <= 0)
-			return cuzk_fail(err, CUZK_E_UNSUPPORTED,
-					 "backend gpu: no usable CUDA device (or cuzkd was built without CUDA)");
-		*ret_gpu = 1;
-		return 0;
-	default:
-		*ret_gpu = n > 0;
-		return 0;
-	}
+	if (r == 0 && cfg->backend == CUZKD_BACKEND_GPU && (*ret)->device_count() <= 0)
+		return cuzk_fail(err, CUZK_E_UNSUPPORTED,
+				 "backend gpu: no usable CUDA device (or cuzkd was built without CUDA)");
+	return r;
 }
 
 /* Loads [srs] preload off the loop thread, so READY is not held up. */
@@ -137,17 +127,19 @@ static int run(struct cuzkd *d, cuzk_error *err)
 	pthread_t preload;
 	int r, have_preload = 0;
 
+	d->own_gid = getegid();
 	r = cuzkd_loop_init(d, err);
 	if (r)
 		return r;
-	r = resolve_backend(&d->cfg, &d->use_gpu, err);
+	r = resolve_backend(&d->cfg, &d->be, err);
 	if (r)
 		return r;
 	r = cuzkd_srs_cache_init(&d->srs, d->cfg.srs_dir, d->cfg.cache_budget, err);
 	if (r)
 		return r;
-	cuzkd_regcache_init(&d->reg, d->cfg.max_pinned_bytes_total);
-	r = cuzkd_engine_start(&d->engine, &d->cfg, d->use_gpu, &d->srs, &d->log, err);
+	cuzkd_regcache_init(&d->reg, d->cfg.max_pinned_bytes_total, d->cfg.max_buffers_total,
+			    d->cfg.max_buffers_per_uid);
+	r = cuzkd_engine_start(&d->engine, &d->cfg, d->be, &d->srs, &d->log, err);
 	d->engine_started = 1;
 	if (r)
 		return r;
@@ -156,7 +148,7 @@ static int run(struct cuzkd *d, cuzk_error *err)
 		return r;
 	cuzkd_log(&d->log, CUZKD_LOG_INFO, NULL, "cuzkd %s: %s socket%s%s, backend %s, srs_dir %s",
 		  PACKAGE_VERSION, d->activated ? "systemd" : "own", d->activated ? "" : " ",
-		  d->activated ? "" : d->cfg.socket, d->use_gpu ? "gpu" : "cpu", d->cfg.srs_dir);
+		  d->activated ? "" : d->cfg.socket, d->be->name, d->cfg.srs_dir);
 	if (d->cfg.n_preload) {
 		r = pthread_create(&preload, NULL, preload_main, d);
 		if (r)
@@ -196,9 +188,12 @@ static void teardown(struct cuzkd *d)
 		else
 			cuzkd_session_close(s, "the daemon stopped");
 	}
+	cuzkd_accounts_destroy(&d->accounts);
+	/* Registered buffers are unregistered while the backend's devices are
+	 * still open. */
+	cuzkd_regcache_destroy(&d->reg);
 	if (d->engine_started)
 		cuzkd_engine_destroy(&d->engine);
-	cuzkd_regcache_destroy(&d->reg);
 	if (d->srs.dirfd > 0)
 		cuzkd_srs_cache_destroy(&d->srs);
 	cuzkd_log_destroy(&d->log);

@@ -8,18 +8,20 @@
 
 #include "daemon/engine.h"
 #include "daemon/regcache.h"
-#include "groth16/prover_gpu.h"
 
-void cuzkd_regcache_init(struct cuzkd_regcache *rc, uint64_t budget)
+void cuzkd_regcache_init(struct cuzkd_regcache *rc, uint64_t budget, unsigned max_entries,
+			 unsigned max_entries_per_uid)
 {
 	memset(rc, 0, sizeof(*rc));
 	rc->budget = budget;
+	rc->max_entries = max_entries;
+	rc->max_entries_per_uid = max_entries_per_uid;
 }
 
 static void unmap(struct cuzkd_regcache *rc, struct cuzkd_buf *b)
 {
-	if (b->pinned) {
-		groth16_gpu_unregister_host(b->map, NULL);
+	if (b->pinned_by) {
+		b->pinned_by->unregister_host(b->map);
 		atomic_fetch_sub(&rc->bytes_pinned, b->size);
 	}
 	pthread_mutex_destroy(&b->pin_lock);
@@ -48,24 +50,57 @@ void cuzkd_regcache_destroy(struct cuzkd_regcache *rc)
 	}
 }
 
-/* Drops unused entries, least recently used first, until need more bytes fit. */
-static void make_room(struct cuzkd_regcache *rc, uint64_t need)
+/* Drops the least recently used unused entry (of uid, unless any): 0, or
+ * -1 when every such entry is in use. */
+static int evict_one(struct cuzkd_regcache *rc, int any, uint32_t uid)
 {
-	while (rc->bytes + need > rc->budget) {
-		struct cuzkd_buf *victim = NULL;
-		for (struct cuzkd_buf *b = rc->list; b; b = b->next)
-			if (b->refs == 0 && (!victim || b->last_use < victim->last_use))
-				victim = b;
-		if (!victim)
-			return;
-		unlink_buf(rc, victim);
-		rc->evictions++;
-		unmap(rc, victim);
-	}
+	struct cuzkd_buf *victim = NULL;
+
+	for (struct cuzkd_buf *b = rc->list; b; b = b->next)
+		if (b->refs == 0 && (any || b->uid == uid) && (!victim || b->last_use < victim->last_use))
+			victim = b;
+	if (!victim)
+		return -1;
+	unlink_buf(rc, victim);
+	rc->evictions++;
+	unmap(rc, victim);
+	return 0;
 }
 
-int cuzkd_regcache_get(struct cuzkd_regcache *rc, int fd, const struct stat *st, uint64_t owner,
-		       const char *who, struct cuzkd_buf **ret, cuzk_error *err)
+static unsigned entries_of(const struct cuzkd_regcache *rc, uint32_t uid)
+{
+	unsigned n = 0;
+
+	for (const struct cuzkd_buf *b = rc->list; b; b = b->next)
+		n += b->uid == uid;
+	return n;
+}
+
+/* Room for one more entry of size bytes for o, evicting unused ones. */
+static int make_room(struct cuzkd_regcache *rc, uint64_t size, const struct cuzkd_owner *o, cuzk_error *err)
+{
+	if (rc->bytes_in_use + size > rc->budget)
+		return cuzk_fail(err, CUZK_E_BUSY,
+				 "%s: witness of %llu bytes does not fit max_pinned_bytes_total (%llu of %llu in use)",
+				 o->who, (unsigned long long)size, (unsigned long long)rc->bytes_in_use,
+				 (unsigned long long)rc->budget);
+	while (entries_of(rc, o->uid) >= rc->max_entries_per_uid)
+		if (evict_one(rc, 0, o->uid))
+			return cuzk_fail(err, CUZK_E_BUSY,
+					 "%s: uid %u has %u witness buffers mapped, all in use (max_buffers_per_uid)",
+					 o->who, o->uid, rc->max_entries_per_uid);
+	while (rc->entries >= rc->max_entries)
+		if (evict_one(rc, 1, 0))
+			return cuzk_fail(err, CUZK_E_BUSY,
+					 "%s: %u witness buffers are mapped, all in use (max_buffers_total)", o->who,
+					 rc->max_entries);
+	while (rc->bytes + size > rc->budget && evict_one(rc, 1, 0) == 0)
+		;
+	return 0;
+}
+
+int cuzkd_regcache_get(struct cuzkd_regcache *rc, int fd, const struct stat *st, const struct cuzkd_owner *o,
+		       struct cuzkd_buf **ret, cuzk_error *err)
 {
 	uint64_t size = (uint64_t)st->st_size;
 	struct cuzkd_buf *b;
@@ -77,7 +112,8 @@ int cuzkd_regcache_get(struct cuzkd_regcache *rc, int fd, const struct stat *st,
 				rc->bytes_in_use += b->size;
 			if (b->orphan) {
 				b->orphan = 0;
-				b->owner = owner;
+				b->owner = o->session;
+				b->uid = o->uid;
 			}
 			b->last_use = ++rc->tick;
 			rc->hits++;
@@ -85,18 +121,15 @@ int cuzkd_regcache_get(struct cuzkd_regcache *rc, int fd, const struct stat *st,
 			return 0;
 		}
 	}
-	if (rc->bytes_in_use + size > rc->budget)
-		return cuzk_fail(err, CUZK_E_BUSY,
-				 "%s: witness of %llu bytes does not fit max_pinned_bytes_total (%llu of %llu in use)",
-				 who, (unsigned long long)size, (unsigned long long)rc->bytes_in_use,
-				 (unsigned long long)rc->budget);
-	make_room(rc, size);
+	r = make_room(rc, size, o, err);
+	if (r)
+		return r;
 	b = calloc(1, sizeof(*b));
 	if (!b)
-		return cuzk_fail(err, CUZK_E_NOMEM, "%s: out of memory", who);
+		return cuzk_fail(err, CUZK_E_NOMEM, "%s: out of memory", o->who);
 	b->map = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
 	if (b->map == MAP_FAILED) {
-		r = cuzk_fail_errno(err, errno, "%s: mmap of the witness (%llu bytes)", who,
+		r = cuzk_fail_errno(err, errno, "%s: mmap of the witness (%llu bytes)", o->who,
 				    (unsigned long long)size);
 		free(b);
 		return r;
@@ -107,7 +140,8 @@ int cuzkd_regcache_get(struct cuzkd_regcache *rc, int fd, const struct stat *st,
 	b->ino = st->st_ino;
 	b->size = size;
 	b->refs = 1;
-	b->owner = owner;
+	b->owner = o->session;
+	b->uid = o->uid;
 	b->last_use = ++rc->tick;
 	b->next = rc->list;
 	rc->list = b;
@@ -119,12 +153,17 @@ int cuzkd_regcache_get(struct cuzkd_regcache *rc, int fd, const struct stat *st,
 	return 0;
 }
 
+void cuzkd_regcache_keep(struct cuzkd_buf *b)
+{
+	b->kept = 1;
+}
+
 void cuzkd_regcache_put(struct cuzkd_regcache *rc, struct cuzkd_buf *b)
 {
 	if (--b->refs)
 		return;
 	rc->bytes_in_use -= b->size;
-	if (b->orphan || rc->bytes > rc->budget) {
+	if (b->orphan || !b->kept || rc->bytes > rc->budget) {
 		unlink_buf(rc, b);
 		unmap(rc, b);
 	}
@@ -150,19 +189,19 @@ void cuzkd_regcache_drop_owner(struct cuzkd_regcache *rc, uint64_t owner)
 	}
 }
 
-int cuzkd_buf_pin(struct cuzkd_buf *b, uint64_t *ret_ns, cuzk_error *err)
+int cuzkd_buf_pin(struct cuzkd_buf *b, const struct groth16_backend *be, uint64_t *ret_ns, cuzk_error *err)
 {
 	uint64_t t0;
 	int r = 0;
 
 	*ret_ns = 0;
 	pthread_mutex_lock(&b->pin_lock);
-	if (!b->pinned) {
+	if (!b->pinned_by) {
 		t0 = cuzkd_now_ns();
-		r = groth16_gpu_register_host(b->map, b->size, 1, err);
+		r = be->register_host(b->map, b->size, err);
 		if (r == 0) {
 			*ret_ns = cuzkd_now_ns() - t0;
-			b->pinned = 1;
+			b->pinned_by = be;
 			atomic_fetch_add(&b->rc->registrations, 1);
 			atomic_fetch_add(&b->rc->register_ns_total, *ret_ns);
 			atomic_fetch_add(&b->rc->bytes_pinned, b->size);

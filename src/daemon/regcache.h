@@ -7,12 +7,16 @@
  * size, and the mapping we keep holds a reference to the inode, so the key
  * cannot be recycled while the entry lives.  Entries in use by a job stay;
  * unused ones are evicted least recently used first when the cache is over
- * max_pinned_bytes_total, and when the client that brought them disconnects.
+ * max_pinned_bytes_total, max_buffers_total or (among one uid's buffers)
+ * max_buffers_per_uid, and when the client that brought them disconnects.
+ * A buffer that never served an accepted request (its request was
+ * rejected) is dropped as soon as its request is answered: rejected
+ * requests cost no mapping that outlives them.
  *
  * The cache itself belongs to the event loop thread.  Pinning does not:
  * cudaHostRegister costs 20-60 ms per GiB, seconds for a PoRep witness, so a
- * worker pins a buffer right before its first GPU proof (cuzkd_buf_pin) and
- * the loop never waits for it.  Unpinning happens on the loop when the last
+ * worker pins a buffer right before its first proof on a backend that
+ * registers host memory (cuzkd_buf_pin) and the loop never waits for it.  Unpinning happens on the loop when the last
  * job let go (refs 0), so no worker can be using the buffer then. */
 #ifndef CUZK_DAEMON_REGCACHE_H
 #define CUZK_DAEMON_REGCACHE_H
@@ -23,6 +27,7 @@
 #include <sys/stat.h>
 
 #include "common/error.h"
+#include "groth16/backend.h"
 
 struct cuzkd_buf {
 	dev_t dev;
@@ -31,9 +36,11 @@ struct cuzkd_buf {
 	void *map;                 /* PROT_READ, MAP_SHARED */
 	struct cuzkd_regcache *rc;
 	pthread_mutex_t pin_lock;
-	int pinned;                /* registered with the GPU runtime; under pin_lock */
+	const struct groth16_backend *pinned_by;   /* registered with it (for DMA); under pin_lock */
 	unsigned refs;             /* jobs using it */
+	int kept;                  /* served an accepted request: worth keeping when unused */
 	uint64_t owner;            /* session that brought it */
+	uint32_t uid;              /* its owner's */
 	uint64_t last_use;
 	int orphan;                /* owner gone: drop when refs reaches 0 */
 	struct cuzkd_buf *next;
@@ -41,6 +48,7 @@ struct cuzkd_buf {
 
 struct cuzkd_regcache {
 	uint64_t budget;           /* max_pinned_bytes_total */
+	unsigned max_entries, max_entries_per_uid;
 	uint64_t bytes;            /* mapped (and pinned when pin) */
 	uint64_t bytes_in_use;     /* of entries with refs > 0 */
 	unsigned entries;
@@ -51,23 +59,34 @@ struct cuzkd_regcache {
 	atomic_uint_fast64_t registrations, register_ns_total, bytes_pinned;
 };
 
-void cuzkd_regcache_init(struct cuzkd_regcache *rc, uint64_t budget);
+/* The client a buffer is mapped for. */
+struct cuzkd_owner {
+	uint64_t session;
+	uint32_t uid;
+	const char *who;           /* "client 1234 (uid 1000)", for messages */
+};
+
+void cuzkd_regcache_init(struct cuzkd_regcache *rc, uint64_t budget, unsigned max_entries,
+			 unsigned max_entries_per_uid);
 void cuzkd_regcache_destroy(struct cuzkd_regcache *rc);
 
 /* Returns a referenced buffer for the checked fd st describes: the cached
- * one, or a new mapping that the cache keeps.  Evicts unused entries to stay
- * under the budget; -CUZK_E_BUSY when in-use buffers fill it.  who names the
- * client in messages. */
-int cuzkd_regcache_get(struct cuzkd_regcache *rc, int fd, const struct stat *st, uint64_t owner,
-		       const char *who, struct cuzkd_buf **ret, cuzk_error *err);
+ * one, or a new mapping.  Evicts unused entries to stay under the budget
+ * and the counts; -CUZK_E_BUSY when in-use buffers fill them. */
+int cuzkd_regcache_get(struct cuzkd_regcache *rc, int fd, const struct stat *st, const struct cuzkd_owner *o,
+		       struct cuzkd_buf **ret, cuzk_error *err);
+/* The buffer's request was accepted: keep it mapped when unused, for the
+ * next request that brings the same file. */
+void cuzkd_regcache_keep(struct cuzkd_buf *b);
 void cuzkd_regcache_put(struct cuzkd_regcache *rc, struct cuzkd_buf *b);
 /* The session owner went away: unused buffers it brought are dropped now,
  * used ones when their last job ends. */
 void cuzkd_regcache_drop_owner(struct cuzkd_regcache *rc, uint64_t owner);
 
-/* Worker side: page-locks b for DMA unless it already is.  *ret_ns: the time
- * it took (0 when it was pinned already).  Thread-safe; the caller holds a
- * job's reference to b. */
-int cuzkd_buf_pin(struct cuzkd_buf *b, uint64_t *ret_ns, cuzk_error *err);
+/* Worker side: registers b with the backend for DMA (be->register_host)
+ * unless it already is.  *ret_ns: the time it took (0 when it was
+ * registered already).  Thread-safe; the caller holds a job's reference to
+ * b. */
+int cuzkd_buf_pin(struct cuzkd_buf *b, const struct groth16_backend *be, uint64_t *ret_ns, cuzk_error *err);
 
 #endif

@@ -1,13 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-/* One client connection: hello, requests, cancel, status, and the
- * completion ring (docs/PROTOCOL.md).  Loop thread only.
- *
- * Lifetime: a session holds one reference while connected and one per job
- * in the engine; it is freed when the last goes, so a worker's result for
- * a client that left still finds a session to account against, then is
- * dropped. */
+/* A client connection: accepted or refused, its messages received and
+ * dispatched, HELLO, replies, and its close (see session.h). */
 #include <errno.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +29,7 @@ static void arm_recv(struct cuzkd_session *s)
 	s->recv_pending = 1;
 }
 
-static struct cuzkd_log_fields client_fields(const struct cuzkd_session *s)
+struct cuzkd_log_fields cuzkd_session_fields(const struct cuzkd_session *s)
 {
 	struct cuzkd_log_fields f = CUZKD_LOG_NO_FIELDS;
 
@@ -48,27 +44,73 @@ static struct cuzkd_log_fields client_fields(const struct cuzkd_session *s)
  * like that; more are closed at once. */
 enum { REFUSED_MAX = 64 };
 
+/* Why a new connection is refused (its status, the reason in why), or 0. */
+static int refusal(struct cuzkd *d, const struct ucred *cred, char *why, size_t len)
+{
+	struct cuzkd_account *acct = cuzkd_account_find(&d->accounts, (uint32_t)cred->uid);
+
+	if (d->draining) {
+		snprintf(why, len, "the daemon is shutting down");
+		return CUZK_E_SHUTDOWN;
+	}
+	if (d->n_sessions >= d->cfg.max_clients) {
+		snprintf(why, len, "too many clients (max_clients reached)");
+		return CUZK_E_BUSY;
+	}
+	if (acct && acct->sessions >= d->cfg.max_clients_per_uid) {
+		snprintf(why, len, "uid %u has %u connections (max_clients_per_uid)", (unsigned)cred->uid,
+			 acct->sessions);
+		return CUZK_E_BUSY;
+	}
+	return 0;
+}
+
+/* Critical and high priority are for the uids and primary groups of
+ * priority_users and priority_groups ("self": cuzkd's own group). */
+static int may_prioritize(const struct cuzkd *d, const struct ucred *cred)
+{
+	const struct cuzkd_config *c = &d->cfg;
+
+	for (uint32_t i = 0; i < c->n_priority_uids; i++)
+		if (c->priority_uids[i] == (uint32_t)cred->uid)
+			return 1;
+	for (uint32_t i = 0; i < c->n_priority_gids; i++)
+		if (c->priority_gids[i] == (uint32_t)cred->gid)
+			return 1;
+	return c->priority_own_group && cred->gid == d->own_gid;
+}
+
 int cuzkd_session_new(struct cuzkd *d, int fd)
 {
 	struct cuzkd_session *s;
-	socklen_t len = sizeof(struct ucred);
+	struct ucred cred;
+	socklen_t len = sizeof(cred);
 	struct cuzk_msg_reply busy;
-	int refused = d->draining ? CUZK_E_SHUTDOWN : d->n_sessions >= d->cfg.max_clients ? CUZK_E_BUSY : 0;
+	char why[128];
+	int refused;
 
 	d->stats.connections++;
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0) {
+		cred.pid = 0;
+		cred.uid = cred.gid = (uid_t)-1;
+	}
+	refused = refusal(d, &cred, why, sizeof(why));
 	if (refused) {
-		cuzk_msg_reply_init(&busy, 0, refused,
-				    refused == CUZK_E_SHUTDOWN ? "the daemon is shutting down"
-							       : "too many clients (max_clients reached)");
+		cuzk_msg_reply_init(&busy, 0, refused, why);
 		cuzk_msg_send(fd, &busy, sizeof(busy), NULL, 0, NULL);
 		d->stats.rejected_connections++;
-		cuzkd_log_client(&d->log, CUZKD_LOG_WARNING, NULL, "connection refused: %s", busy.message);
+		cuzkd_log_client(&d->log, CUZKD_LOG_WARNING, NULL, "connection from pid %d refused: %s", (int)cred.pid,
+				 why);
 		if (d->n_refused >= REFUSED_MAX) {
 			close(fd);
 			return -refused;
 		}
 	}
 	s = calloc(1, sizeof(*s));
+	if (s && !refused && !(s->acct = cuzkd_account_join(&d->accounts, (uint32_t)cred.uid))) {
+		free(s);
+		s = NULL;
+	}
 	if (!s) {
 		close(fd);
 		cuzkd_log(&d->log, CUZKD_LOG_ERR, NULL, "out of memory for a new session");
@@ -80,13 +122,12 @@ int cuzkd_session_new(struct cuzkd *d, int fd)
 	s->efd = -1;
 	s->refs = 1;
 	s->refused = refused;
+	s->cred = cred;
+	s->may_prioritize = may_prioritize(d, &cred);
+	s->connected_ns = s->active_ns = cuzkd_now_ns();
 	s->ring.ring_fd = s->ring.head_fd = -1;
 	s->recv_op.kind = CUZKD_OP_RECV;
 	s->recv_op.session = s;
-	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &s->cred, &len) < 0) {
-		s->cred.pid = 0;
-		s->cred.uid = s->cred.gid = (uid_t)-1;
-	}
 	snprintf(s->who, sizeof(s->who), "client %d (uid %d)", (int)s->cred.pid, (int)s->cred.uid);
 	s->next = d->sessions;
 	if (d->sessions)
@@ -96,7 +137,7 @@ int cuzkd_session_new(struct cuzkd *d, int fd)
 		d->n_refused++;
 	else
 		d->n_sessions++;
-	struct cuzkd_log_fields f = client_fields(s);
+	struct cuzkd_log_fields f = cuzkd_session_fields(s);
 	cuzkd_log_client(&d->log, CUZKD_LOG_DEBUG, &f, "%s connected", s->who);
 	arm_recv(s);
 	return refused ? -refused : 0;
@@ -116,6 +157,8 @@ static void session_free(struct cuzkd_session *s)
 		d->n_refused--;
 	else
 		d->n_sessions--;
+	if (s->acct)
+		cuzkd_account_leave(&d->accounts, s->acct);
 	cuzk_ring_producer_destroy(&s->ring);
 	if (s->efd >= 0)
 		close(s->efd);
@@ -133,7 +176,7 @@ void cuzkd_session_unref(struct cuzkd_session *s)
 void cuzkd_session_close(struct cuzkd_session *s, const char *why)
 {
 	struct cuzkd *d = s->d;
-	struct cuzkd_log_fields f = client_fields(s);
+	struct cuzkd_log_fields f = cuzkd_session_fields(s);
 
 	if (s->closing)
 		return;
@@ -155,8 +198,7 @@ void cuzkd_session_close(struct cuzkd_session *s, const char *why)
 	cuzkd_session_unref(s);
 }
 
-/* Sends one message; a client that does not read its socket is dropped. */
-static int send_msg(struct cuzkd_session *s, const void *msg, size_t len, const int *fds, unsigned nfds)
+int cuzkd_session_send(struct cuzkd_session *s, const void *msg, size_t len, const int *fds, unsigned nfds)
 {
 	cuzk_error err;
 	int r;
@@ -171,40 +213,37 @@ static int send_msg(struct cuzkd_session *s, const void *msg, size_t len, const 
 	return r;
 }
 
-static void reply(struct cuzkd_session *s, uint64_t request_id, int status, const char *message)
+void cuzkd_session_reply(struct cuzkd_session *s, uint64_t request_id, int status, const char *message)
 {
 	struct cuzk_msg_reply m;
 
 	cuzk_msg_reply_init(&m, request_id, status, message);
-	send_msg(s, &m, sizeof(m), NULL, 0);
+	cuzkd_session_send(s, &m, sizeof(m), NULL, 0);
 }
 
-/* A rejected request: answered, counted, logged (rate-limited). */
-static void reject(struct cuzkd_session *s, uint64_t request_id, const cuzk_error *err)
+void cuzkd_session_reject(struct cuzkd_session *s, uint64_t request_id, cuzk_error *err)
 {
-	struct cuzkd_log_fields f = client_fields(s);
+	struct cuzkd_log_fields f = cuzkd_session_fields(s);
 	int code = err->code > 0 && err->code < 32 ? err->code : CUZK_E_INTERNAL;
 
+	/* Messages name the client once, whoever wrote them. */
+	if (strncmp(err->msg, s->who, strlen(s->who)) != 0)
+		cuzk_error_prefix(err, "%s", s->who);
 	s->d->stats.rejected[code]++;
-	if (strncmp(err->msg, s->who, strlen(s->who)) == 0)
-		cuzkd_log_client(&s->d->log, CUZKD_LOG_WARNING, &f, "request %" PRIu64 " rejected: %s", request_id,
-				 err->msg);
-	else
-		cuzkd_log_client(&s->d->log, CUZKD_LOG_WARNING, &f, "%s: request %" PRIu64 " rejected: %s",
-				 s->who, request_id, err->msg);
-	reply(s, request_id, code, err->msg);
+	cuzkd_log_client(&s->d->log, CUZKD_LOG_WARNING, &f, "request %" PRIu64 " rejected: %s", request_id,
+			 err->msg);
+	cuzkd_session_reply(s, request_id, code, err->msg);
 }
 
-static void protocol_error(struct cuzkd_session *s, uint64_t request_id, const cuzk_error *err)
+/* A framing error: answered, then the connection closes (PROTOCOL.md §3). */
+static void protocol_error(struct cuzkd_session *s, uint64_t request_id, cuzk_error *err)
 {
-	reject(s, request_id, err);
+	cuzkd_session_reject(s, request_id, err);
 	s->d->stats.disconnects_misbehaving++;
 	cuzkd_session_close(s, err->msg);
 }
 
-/* The request id of a message whose body failed to parse, for the reply
- * (0 when even the header is unreadable). */
-static uint64_t request_id_of(const void *buf, size_t len)
+uint64_t cuzkd_msg_request_id(const void *buf, size_t len)
 {
 	struct cuzk_msg_hdr h;
 
@@ -212,6 +251,14 @@ static uint64_t request_id_of(const void *buf, size_t len)
 		return 0;
 	memcpy(&h, buf, sizeof(h));
 	return h.request_id;
+}
+
+struct cuzkd_job *cuzkd_session_job(struct cuzkd_session *s, uint64_t request_id)
+{
+	for (struct cuzkd_job *j = s->jobs; j; j = j->session_next)
+		if (j->request_id == request_id)
+			return j;
+	return NULL;
 }
 
 static void close_fds(int *fds, unsigned n)
@@ -269,258 +316,13 @@ static void on_hello(struct cuzkd_session *s, const void *buf, size_t len)
 	fds[0] = s->ring.ring_fd;
 	fds[1] = s->ring.head_fd;
 	fds[2] = s->efd;
-	if (send_msg(s, &rep, sizeof(rep), fds, 3))
+	if (cuzkd_session_send(s, &rep, sizeof(rep), fds, 3))
 		return;
 	/* The mappings stay; the client has its own fds now. */
 	close(s->ring.ring_fd);
 	close(s->ring.head_fd);
 	s->ring.ring_fd = s->ring.head_fd = -1;
 	s->hello_done = 1;
-}
-
-static struct cuzkd_job *find_job(struct cuzkd_session *s, uint64_t request_id)
-{
-	for (struct cuzkd_job *j = s->jobs; j; j = j->session_next)
-		if (j->request_id == request_id)
-			return j;
-	return NULL;
-}
-
-/* A job of any connection by its daemon-wide id (CANCEL with scope JOB). */
-static struct cuzkd_job *find_daemon_job(struct cuzkd *d, uint64_t job_id)
-{
-	for (struct cuzkd_session *o = d->sessions; o; o = o->next)
-		for (struct cuzkd_job *j = o->jobs; j; j = j->session_next)
-			if (j->id == job_id)
-				return j;
-	return NULL;
-}
-
-/* The limits a new request must fit, checked before its witness is touched. */
-static int check_limits(struct cuzkd_session *s, uint64_t request_id, cuzk_error *err)
-{
-	struct cuzkd *d = s->d;
-	int64_t unread = cuzk_ring_unread(&s->ring, err);
-
-	if (unread < 0)
-		return (int)unread;
-	if (find_job(s, request_id))
-		return cuzk_fail(err, CUZK_E_INVAL, "%s: request id %" PRIu64 " is already in flight", s->who,
-				 request_id);
-	if (s->n_jobs + (uint64_t)unread >= s->max_inflight)
-		return cuzk_fail(err, CUZK_E_BUSY,
-				 "%s: %u requests in flight and %lld unread completions: the limit is %u", s->who,
-				 s->n_jobs, (long long)unread, s->max_inflight);
-	if (d->inflight_total >= d->cfg.max_inflight_total)
-		return cuzk_fail(err, CUZK_E_BUSY, "the daemon has %u requests in flight (max_inflight_total)",
-				 d->inflight_total);
-	return 0;
-}
-
-static struct cuzkd_job *job_new(struct cuzkd_session *s, const struct cuzk_msg_prove *req, uint64_t t_recv)
-{
-	struct cuzkd *d = s->d;
-	struct cuzkd_job *job = calloc(1, sizeof(*job));
-
-	if (!job)
-		return NULL;
-	job->witness = calloc(1, sizeof(struct cuzkd_witness));
-	if (!job->witness) {
-		free(job);
-		return NULL;
-	}
-	job->id = atomic_fetch_add(&d->engine.next_job_id, 1) + 1;
-	job->request_id = req->hdr.request_id;
-	job->priority = req->priority;
-	memcpy(job->srs_name, req->srs, sizeof(job->srs_name));
-	job->fixed_rs = (req->flags & CUZK_REQ_FIXED_RS) != 0;
-	job->seed = req->seed;
-	job->client_pid = s->cred.pid;
-	job->client_uid = s->cred.uid;
-	job->t_received_ns = t_recv;
-	job->session = s;
-	return job;
-}
-
-static void job_free(struct cuzkd *d, struct cuzkd_job *job)
-{
-	struct cuzkd_witness *w = job->witness;
-
-	if (w) {
-		cuzkd_witness_close(w, &d->reg);
-		free(w);
-	}
-	free(job->proofs);
-	free(job);
-}
-
-static void on_prove(struct cuzkd_session *s, const void *buf, size_t len, int *fds, unsigned nfds,
-		     const cuzk_error *fd_err, uint64_t t_recv)
-{
-	struct cuzkd *d = s->d;
-	struct cuzk_msg_prove req;
-	struct cuzkd_witness *w;
-	struct cuzkd_job *job;
-	cuzk_error err;
-	int r;
-
-	d->stats.requests++;
-	if (cuzk_msg_parse_prove(&req, buf, len, &err)) {
-		cuzk_error_prefix(&err, "%s", s->who);
-		reject(s, request_id_of(buf, len), &err);
-		return;
-	}
-	if (fd_err) {
-		err = *fd_err;
-		cuzk_error_prefix(&err, "%s", s->who);
-		reject(s, req.hdr.request_id, &err);
-		return;
-	}
-	if (nfds != 1) {
-		cuzk_fail(&err, CUZK_E_FD, "%s: a PROVE request carries exactly one fd, not %u", s->who, nfds);
-		reject(s, req.hdr.request_id, &err);
-		return;
-	}
-	if (d->draining) {
-		cuzk_fail(&err, CUZK_E_SHUTDOWN, "the daemon is shutting down");
-		reject(s, req.hdr.request_id, &err);
-		return;
-	}
-	r = check_limits(s, req.hdr.request_id, &err);
-	if (r == -CUZK_E_PROTOCOL) {
-		protocol_error(s, req.hdr.request_id, &err);
-		return;
-	}
-	if (r == 0)
-		r = cuzkd_srs_lookup(&d->srs, req.srs, &err);
-	if (r) {
-		if (r != -CUZK_E_BUSY)
-			cuzk_error_prefix(&err, "%s", s->who);
-		reject(s, req.hdr.request_id, &err);
-		return;
-	}
-	job = job_new(s, &req, t_recv);
-	if (!job) {
-		cuzk_fail(&err, CUZK_E_NOMEM, "out of memory for a request");
-		reject(s, req.hdr.request_id, &err);
-		return;
-	}
-	w = job->witness;
-	r = cuzkd_witness_open(w, &d->reg, fds[0], &req, d->cfg.max_witness_bytes, s->id, s->who, job->view,
-			       &err);
-	if (r == 0 && s->pinned_bytes + w->buf->size > d->cfg.max_pinned_bytes_per_client)
-		r = cuzk_fail(&err, CUZK_E_BUSY,
-			      "%s: %llu witness bytes in flight plus %llu exceed max_pinned_bytes_per_client", s->who,
-			      (unsigned long long)s->pinned_bytes, (unsigned long long)w->buf->size);
-	if (r == 0) {
-		job->n_parts = w->desc.hdr.num_partitions;
-		job->proofs = calloc(job->n_parts, GROTH16_PROOF_SIZE);
-		if (!job->proofs)
-			r = cuzk_fail(&err, CUZK_E_NOMEM, "out of memory for a request");
-	}
-	if (r) {
-		job_free(d, job);
-		reject(s, req.hdr.request_id, &err);
-		return;
-	}
-	job->buf = d->use_gpu ? w->buf : NULL;
-	job->phase_ns[CUZKD_PH_CHECK] = cuzkd_now_ns() - t_recv;
-	job->session_next = s->jobs;
-	s->jobs = job;
-	s->n_jobs++;
-	s->refs++;
-	s->pinned_bytes += w->buf->size;
-	d->inflight_total++;
-	/* Accepted: the reply names the daemon-wide job id (PROTOCOL.md, REPLY). */
-	struct cuzk_msg_reply accepted;
-	cuzk_msg_reply_init(&accepted, req.hdr.request_id, 0, "");
-	accepted.job_id = job->id;
-	send_msg(s, &accepted, sizeof(accepted), NULL, 0);
-	cuzkd_engine_submit(&d->engine, job);
-}
-
-static void on_cancel(struct cuzkd_session *s, const void *buf, size_t len)
-{
-	struct cuzk_msg_cancel m;
-	struct cuzkd_job *job;
-	cuzk_error err;
-
-	if (cuzk_msg_parse_cancel(&m, buf, len, &err)) {
-		reject(s, request_id_of(buf, len), &err);
-		return;
-	}
-	job = m.scope == CUZK_CANCEL_JOB ? find_daemon_job(s->d, m.hdr.request_id) : find_job(s, m.hdr.request_id);
-	if (!job) {
-		cuzk_fail(&err, CUZK_E_NOTFOUND, "no %s %" PRIu64 " in flight",
-			  m.scope == CUZK_CANCEL_JOB ? "job" : "request", m.hdr.request_id);
-		reply(s, m.hdr.request_id, CUZK_E_NOTFOUND, err.msg);
-		return;
-	}
-	/* Another connection's job: only its owner's uid, or root. */
-	if (s->cred.uid != 0 && (int64_t)s->cred.uid != job->client_uid) {
-		cuzk_fail(&err, CUZK_E_PERM, "%s: job %" PRIu64 " belongs to uid %lld", s->who, job->id,
-			  (long long)job->client_uid);
-		reply(s, m.hdr.request_id, CUZK_E_PERM, err.msg);
-		return;
-	}
-	cuzkd_engine_cancel(&s->d->engine, job, CUZK_E_CANCELLED, "cancelled by the client");
-	reply(s, m.hdr.request_id, 0, "");
-}
-
-/* Sends text as TEXT chunks. */
-static void send_text(struct cuzkd_session *s, uint64_t request_id, const char *text)
-{
-	size_t len = text ? strlen(text) : 0, off = 0;
-	uint8_t *pkt = malloc(CUZK_MSG_MAX);
-	uint32_t seq = 0;
-
-	if (!pkt || !text) {
-		free(pkt);
-		reply(s, request_id, CUZK_E_NOMEM, "out of memory building the answer");
-		return;
-	}
-	if (len > CUZK_TEXT_MAX)
-		len = CUZK_TEXT_MAX;
-	do {
-		struct cuzk_msg_text t;
-		size_t n = len - off < CUZK_TEXT_CHUNK_MAX ? len - off : CUZK_TEXT_CHUNK_MAX;
-		memset(&t, 0, sizeof(t));
-		cuzk_msg_init(&t.hdr, CUZK_MSG_TEXT, (uint32_t)(sizeof(t) + n), request_id);
-		t.seq = seq++;
-		t.data_len = (uint32_t)n;
-		t.flags = off + n == len ? CUZK_TEXT_LAST : 0;
-		memcpy(pkt, &t, sizeof(t));
-		memcpy(pkt + sizeof(t), text + off, n);
-		off += n;
-		if (send_msg(s, pkt, sizeof(t) + n, NULL, 0))
-			break;
-	} while (off < len);
-	free(pkt);
-}
-
-/* STATUS and METRICS: both answered with TEXT chunks. */
-static void on_text_request(struct cuzkd_session *s, const struct cuzk_msg_hdr *h, const void *buf, size_t len)
-{
-	struct cuzk_msg_status st;
-	struct cuzk_msg_metrics m;
-	cuzk_error err;
-	char *text;
-	int r;
-
-	if (h->type == CUZK_MSG_STATUS)
-		r = cuzk_msg_parse_status(&st, buf, len, &err);
-	else
-		r = cuzk_msg_parse_metrics(&m, buf, len, &err);
-	if (r) {
-		reject(s, h->request_id, &err);
-		return;
-	}
-	if (h->type == CUZK_MSG_STATUS)
-		text = cuzkd_status_text(s->d, st.format == CUZK_STATUS_JSON);
-	else
-		text = cuzkd_metrics_text(s->d);
-	send_text(s, h->request_id, text);
-	free(text);
 }
 
 static void on_message(struct cuzkd_session *s, size_t len)
@@ -554,14 +356,14 @@ static void on_message(struct cuzkd_session *s, size_t len)
 		return;
 	}
 	if (h.type == CUZK_MSG_PROVE) {
-		on_prove(s, s->msg, len, fds, nfds, have_fd_err ? &fd_err : NULL, t_recv);
+		cuzkd_on_prove(s, s->msg, len, fds, nfds, have_fd_err ? &fd_err : NULL, t_recv);
 		close_fds(fds, nfds);
 		return;
 	}
 	if (nfds || have_fd_err) {
 		close_fds(fds, nfds);
 		cuzk_fail(&err, CUZK_E_FD, "%s: message type %u carries no fds", s->who, h.type);
-		reject(s, h.request_id, &err);
+		cuzkd_session_reject(s, h.request_id, &err);
 		return;
 	}
 	switch (h.type) {
@@ -569,11 +371,11 @@ static void on_message(struct cuzkd_session *s, size_t len)
 		on_hello(s, s->msg, len);
 		break;
 	case CUZK_MSG_CANCEL:
-		on_cancel(s, s->msg, len);
+		cuzkd_on_cancel(s, s->msg, len);
 		break;
 	case CUZK_MSG_STATUS:
 	case CUZK_MSG_METRICS:
-		on_text_request(s, &h, s->msg, len);
+		cuzkd_on_text_request(s, &h, s->msg, len);
 		break;
 	default:
 		cuzk_fail(&err, CUZK_E_PROTOCOL, "%s: message type %u is not a request", s->who, h.type);
@@ -582,14 +384,31 @@ static void on_message(struct cuzkd_session *s, size_t len)
 	}
 }
 
+/* Closes whatever fds came with a message that will not be read. */
+static void drop_fds(struct cuzkd_session *s, int res)
+{
+	int fds[CUZKD_MAX_RECV_FDS];
+	unsigned n = 0;
+
+	if (res >= 0 && cuzk_msg_take_fds(&s->mh, fds, CUZKD_MAX_RECV_FDS, &n, NULL) == 0)
+		close_fds(fds, n);
+}
+
+/* recvmsg returns 0 both at the end of the stream and for an empty packet,
+ * which PROTOCOL.md §3 answers as a framing error.  Only the end of the
+ * stream comes with the peer's shutdown. */
+static int peer_gone(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLRDHUP };
+
+	return poll(&p, 1, 0) != 0 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR));
+}
+
 void cuzkd_session_on_recv(struct cuzkd_session *s, int res)
 {
 	s->recv_pending = 0;
 	if (s->closing) {
-		int fds[CUZKD_MAX_RECV_FDS];
-		unsigned n = 0;
-		if (res > 0 && cuzk_msg_take_fds(&s->mh, fds, CUZKD_MAX_RECV_FDS, &n, NULL) == 0)
-			close_fds(fds, n);
+		drop_fds(s, res);
 		close(s->fd);
 		s->fd = -1;
 		cuzkd_session_unref(s);
@@ -599,18 +418,14 @@ void cuzkd_session_on_recv(struct cuzkd_session *s, int res)
 	 * hold one until this function is done with s. */
 	s->refs++;
 	if (s->refused) {
+		drop_fds(s, res);
 		cuzkd_session_close(s, "connection refused");
-		cuzkd_session_unref(s);
-		return;
-	}
-	if (res <= 0) {
-		if (res == 0 && s->mh.msg_controllen == 0)
-			cuzkd_session_close(s, "the client closed the connection");
-		else if (res == 0)
-			on_message(s, 0);
-		else
-			cuzkd_session_close(s, strerror(-res));
+	} else if (res < 0) {
+		cuzkd_session_close(s, strerror(-res));
+	} else if (res == 0 && s->mh.msg_controllen == 0 && peer_gone(s->fd)) {
+		cuzkd_session_close(s, "the client closed the connection");
 	} else {
+		s->active_ns = cuzkd_now_ns();
 		on_message(s, (size_t)res);
 	}
 	if (!s->closing)
@@ -618,71 +433,44 @@ void cuzkd_session_on_recv(struct cuzkd_session *s, int res)
 	cuzkd_session_unref(s);
 }
 
-/* phases may be NULL (abandoned: workers may still be writing the job's). */
-static void write_completion(struct cuzkd *d, struct cuzkd_session *s, const struct cuzkd_job *job, int status,
-			     const char *message, const uint64_t *phases)
+/* Closes s for holding its slot without using it, saying why first
+ * (PROTOCOL.md §3: an unsolicited REPLY with request id 0). */
+static void time_out(struct cuzkd_session *s, int status, const char *why)
 {
-	struct cuzk_ring_rec rec;
-	uint64_t one = 1;
+	s->d->stats.timeouts++;
+	if (!s->refused)
+		cuzkd_session_reply(s, 0, status, why);
+	cuzkd_session_close(s, why);
+}
+
+/* Idle: connected, nothing in flight, every completion read, no message
+ * for idle_timeout. */
+static int idle(struct cuzkd_session *s, uint64_t now)
+{
+	const uint64_t limit = s->d->cfg.idle_timeout_ms * 1000000;
 	cuzk_error err;
 
-	memset(&rec, 0, sizeof(rec));
-	rec.request_id = job->request_id;
-	rec.status = (uint32_t)status;
-	rec.num_partitions = status ? 0 : job->n_parts;
-	for (int p = 0; phases && p < CUZKD_PHASES; p++)
-		rec.phase_ns[p] = phases[p];
-	snprintf(rec.message, sizeof(rec.message), "%s", message);
-	if (cuzk_ring_push(&s->ring, &rec, status ? NULL : &job->proofs[0][0], &err)) {
-		/* Cannot be full (the in-flight limit counts unread completions):
-		 * the client moved its head out of range. */
-		d->stats.disconnects_misbehaving++;
-		cuzkd_session_close(s, err.msg);
-		return;
-	}
-	if (write(s->efd, &one, sizeof(one)) < 0 && errno != EAGAIN)
-		cuzkd_session_close(s, "eventfd write failed");
+	return limit && s->hello_done && s->n_jobs == 0 && now - s->active_ns >= limit &&
+	       cuzk_ring_unread(&s->ring, &err) == 0;
 }
 
-void cuzkd_session_complete(struct cuzkd *d, struct cuzkd_job *job)
+void cuzkd_sessions_sweep(struct cuzkd *d)
 {
-	struct cuzkd_session *s = job->session;
-	struct cuzkd_witness *w = job->witness;
-	struct cuzkd_log_fields f = client_fields(s);
+	const uint64_t now = cuzkd_now_ns(), hello = d->cfg.hello_timeout_ms * 1000000;
+	char why[160];
 
-	for (struct cuzkd_job **pp = &s->jobs; *pp; pp = &(*pp)->session_next) {
-		if (*pp == job) {
-			*pp = job->session_next;
-			break;
-		}
-	}
-	s->n_jobs--;
-	s->pinned_bytes -= w->buf->size;
-	d->inflight_total--;
-	job->phase_ns[CUZKD_PH_TOTAL] = cuzkd_now_ns() - job->t_received_ns;
-	cuzkd_engine_count(&d->engine, job);
-	f.job = (int64_t)job->id;
-	f.phase = "total";
-	f.ms = (double)job->phase_ns[CUZKD_PH_TOTAL] / 1e6;
-	if (job->status)
-		cuzkd_log_client(&d->log, CUZKD_LOG_NOTICE, &f, "%s: request %" PRIu64 " failed (%s): %s", s->who,
-				 job->request_id, cuzk_status_name(job->status), job->message);
-	else
-		cuzkd_log(&d->log, CUZKD_LOG_INFO, &f, "%s: request %" PRIu64 " done: %u proofs in %.1f ms",
-			  s->who, job->request_id, job->n_parts, f.ms);
-	if (!s->closing && s->hello_done)
-		write_completion(d, s, job, job->status, job->message, job->phase_ns);
-	job_free(d, job);
-	cuzkd_session_unref(s);
-}
-
-void cuzkd_sessions_abandon(struct cuzkd *d)
-{
-	for (struct cuzkd_session *s = d->sessions; s; s = s->next) {
-		if (s->closing || !s->hello_done)
+	for (struct cuzkd_session *s = d->sessions, *next; s; s = next) {
+		next = s->next;
+		if (s->closing)
 			continue;
-		for (struct cuzkd_job *j = s->jobs; j && !s->closing; j = j->session_next)
-			write_completion(d, s, j, CUZK_E_SHUTDOWN,
-					 "the daemon shut down before this proof finished (drain_timeout)", NULL);
+		if (!s->hello_done && now - s->connected_ns >= hello) {
+			snprintf(why, sizeof(why), "%s: no HELLO within %llu ms (hello_timeout)", s->who,
+				 (unsigned long long)d->cfg.hello_timeout_ms);
+			time_out(s, CUZK_E_PROTOCOL, why);
+		} else if (idle(s, now)) {
+			snprintf(why, sizeof(why), "%s: idle for %llu ms (idle_timeout): closing; reconnect to submit",
+				 s->who, (unsigned long long)d->cfg.idle_timeout_ms);
+			time_out(s, CUZK_E_BUSY, why);
+		}
 	}
 }

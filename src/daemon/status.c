@@ -38,12 +38,12 @@ struct vram {
 	size_t reserved, free_b, budget;
 };
 
-static struct vram device_vram(const struct cuzkd_device *dev)
+static struct vram device_vram(const struct cuzkd_engine *e, const struct cuzkd_device *dev)
 {
 	struct vram v = { 0 };
 
-	if (dev->gpu)
-		v.ok = groth16_gpu_vram(dev->gpu, &v.reserved, &v.free_b, &v.budget) == 0;
+	if (e->be->mem)
+		v.ok = e->be->mem(dev->dev, &v.reserved, &v.free_b, &v.budget) == 0;
 	return v;
 }
 
@@ -57,16 +57,16 @@ void cuzkd_status_line(struct cuzkd *d, char *buf, size_t len)
 			      d->draining ? "draining: " : "", s.queued_total, s.eng.running, s.eng.workers,
 			      d->n_sessions);
 	for (unsigned i = 0; i < d->engine.n_devices && at < len; i++) {
-		struct vram v = device_vram(&d->engine.devices[i]);
+		struct vram v = device_vram(&d->engine, &d->engine.devices[i]);
 		if (v.ok)
-			at += (size_t)snprintf(buf + at, len - at, "; GPU %d VRAM %zu/%zu MiB reserved",
-					       d->engine.devices[i].index, v.reserved >> 20, v.budget >> 20);
+			at += (size_t)snprintf(buf + at, len - at, "; GPU %u VRAM %zu/%zu MiB reserved",
+					       d->engine.devices[i].number, v.reserved >> 20, v.budget >> 20);
 	}
 }
 
 static void status_text(struct cuzkd *d, const struct snapshot *s, FILE *f)
 {
-	fprintf(f, "cuzkd %s, backend %s%s\n", PACKAGE_VERSION, d->use_gpu ? "gpu" : "cpu",
+	fprintf(f, "cuzkd %s, backend %s%s\n", PACKAGE_VERSION, d->be->name,
 		d->draining ? ", draining" : "");
 	fprintf(f, "clients: %u (max %u), requests in flight: %u (max %u)\n", d->n_sessions,
 		d->cfg.max_clients, d->inflight_total, d->cfg.max_inflight_total);
@@ -76,16 +76,11 @@ static void status_text(struct cuzkd *d, const struct snapshot *s, FILE *f)
 	fprintf(f, "\nworkers: %u, running %u, idle %u\n", s->eng.workers, s->eng.running, s->eng.idle);
 	for (unsigned i = 0; i < d->engine.n_devices; i++) {
 		const struct cuzkd_device *dev = &d->engine.devices[i];
-		struct vram v = device_vram(dev);
+		struct vram v = device_vram(&d->engine, dev);
 		struct cuzkd_device_stats ds;
 		cuzkd_engine_device_stats(&d->engine, i, &ds);
-		if (dev->index < 0) {
-			fprintf(f, "device cpu %d: %u workers, %u running, %" PRIu64 " partitions done\n",
-				-1 - dev->index, ds.workers, ds.running, ds.partitions);
-			continue;
-		}
-		fprintf(f, "device gpu %d: %u workers, %u running, %" PRIu64 " partitions done", dev->index,
-			ds.workers, ds.running, ds.partitions);
+		fprintf(f, "device %s %u: %u workers, %u running, %" PRIu64 " partitions done", d->be->name,
+			dev->number, ds.workers, ds.running, ds.partitions);
 		if (v.ok)
 			fprintf(f, ", VRAM reserved %zu MiB, free %zu MiB, budget %zu MiB", v.reserved >> 20,
 				v.free_b >> 20, v.budget >> 20);
@@ -105,7 +100,7 @@ static void status_text(struct cuzkd *d, const struct snapshot *s, FILE *f)
 static void status_json(struct cuzkd *d, const struct snapshot *s, FILE *f)
 {
 	fprintf(f, "{\"version\":\"%s\",\"backend\":\"%s\",\"draining\":%s,", PACKAGE_VERSION,
-		d->use_gpu ? "gpu" : "cpu", d->draining ? "true" : "false");
+		d->be->name, d->draining ? "true" : "false");
 	fprintf(f, "\"clients\":%u,\"max_clients\":%u,\"inflight\":%u,\"max_inflight_total\":%u,", d->n_sessions,
 		d->cfg.max_clients, d->inflight_total, d->cfg.max_inflight_total);
 	fprintf(f, "\"queue\":{");
@@ -115,12 +110,11 @@ static void status_json(struct cuzkd *d, const struct snapshot *s, FILE *f)
 		s->eng.idle);
 	for (unsigned i = 0; i < d->engine.n_devices; i++) {
 		const struct cuzkd_device *dev = &d->engine.devices[i];
-		struct vram v = device_vram(dev);
+		struct vram v = device_vram(&d->engine, dev);
 		struct cuzkd_device_stats ds;
 		cuzkd_engine_device_stats(&d->engine, i, &ds);
-		fprintf(f, "%s{\"kind\":\"%s\",\"index\":%d,\"workers\":%u,\"running\":%u,\"partitions\":%" PRIu64,
-			i ? "," : "", dev->index < 0 ? "cpu" : "gpu", dev->index < 0 ? -1 - dev->index : dev->index,
-			ds.workers, ds.running, ds.partitions);
+		fprintf(f, "%s{\"kind\":\"%s\",\"index\":%u,\"workers\":%u,\"running\":%u,\"partitions\":%" PRIu64,
+			i ? "," : "", d->be->name, dev->number, ds.workers, ds.running, ds.partitions);
 		if (v.ok)
 			fprintf(f, ",\"vram_reserved\":%zu,\"vram_free\":%zu,\"vram_budget\":%zu", v.reserved,
 				v.free_b, v.budget);
@@ -179,6 +173,11 @@ static void metrics_text(struct cuzkd *d, const struct snapshot *sn, FILE *f)
 		s.cnt.proofs_ok + s.cnt.proofs_failed);
 	fprintf(f, "cuzk_request_duration_seconds_sum %.6f\n", s.cnt.phase_ms_sum[CUZKD_PH_TOTAL] / 1e3);
 	fprintf(f, "cuzk_request_duration_seconds_count %" PRIu64 "\n", s.cnt.proofs_ok + s.cnt.proofs_failed);
+	metric(f, "cuzk_verify_seconds", "summary", "Time checking proofs before delivery (verify = yes), per partition.");
+	fprintf(f, "cuzk_verify_seconds_sum %.6f\ncuzk_verify_seconds_count %" PRIu64 "\n", s.cnt.verify_ms_sum / 1e3,
+		s.cnt.verified);
+	metric_u64(f, "cuzk_verify_failures_total", "counter", "Partitions whose proof did not verify.",
+		   s.cnt.verify_failed);
 	metric_u64(f, "cuzk_requests_total", "counter", "PROVE requests received.", d->stats.requests);
 	metric(f, "cuzk_requests_rejected_total", "counter", "Requests answered with an error, by status.");
 	for (int c = 1; c < 32; c++)
@@ -186,10 +185,13 @@ static void metrics_text(struct cuzkd *d, const struct snapshot *sn, FILE *f)
 			fprintf(f, "cuzk_requests_rejected_total{status=\"%s\"} %" PRIu64 "\n", cuzk_status_name(c),
 				d->stats.rejected[c]);
 	metric_u64(f, "cuzk_connections_total", "counter", "Connections accepted.", d->stats.connections);
-	metric_u64(f, "cuzk_connections_refused_total", "counter", "Connections refused (max_clients, draining).",
+	metric_u64(f, "cuzk_connections_refused_total", "counter",
+		   "Connections refused (max_clients, max_clients_per_uid, draining).",
 		   d->stats.rejected_connections);
 	metric_u64(f, "cuzk_clients_disconnected_total", "counter", "Clients disconnected for misbehaving.",
 		   d->stats.disconnects_misbehaving);
+	metric_u64(f, "cuzk_clients_timed_out_total", "counter",
+		   "Connections closed for no HELLO (hello_timeout) or idleness (idle_timeout).", d->stats.timeouts);
 	metric_u64(f, "cuzk_clients", "gauge", "Connected clients.", d->n_sessions);
 	metric_u64(f, "cuzk_inflight_requests", "gauge", "Requests accepted and not completed.",
 		   d->inflight_total);
@@ -223,13 +225,13 @@ static void metrics_text(struct cuzkd *d, const struct snapshot *sn, FILE *f)
 	metric_u64(f, "cuzk_srs_cache_evictions_total", "counter", "SRS entries evicted.", s.srs.evictions);
 	metric(f, "cuzk_gpu_vram_bytes", "gauge", "Per-GPU VRAM: reserved, free and budget.");
 	for (unsigned i = 0; i < d->engine.n_devices; i++) {
-		struct vram v = device_vram(&d->engine.devices[i]);
-		int g = d->engine.devices[i].index;
+		struct vram v = device_vram(&d->engine, &d->engine.devices[i]);
+		unsigned g = d->engine.devices[i].number;
 		if (!v.ok)
 			continue;
-		fprintf(f, "cuzk_gpu_vram_bytes{gpu=\"%d\",kind=\"reserved\"} %zu\n", g, v.reserved);
-		fprintf(f, "cuzk_gpu_vram_bytes{gpu=\"%d\",kind=\"free\"} %zu\n", g, v.free_b);
-		fprintf(f, "cuzk_gpu_vram_bytes{gpu=\"%d\",kind=\"budget\"} %zu\n", g, v.budget);
+		fprintf(f, "cuzk_gpu_vram_bytes{gpu=\"%u\",kind=\"reserved\"} %zu\n", g, v.reserved);
+		fprintf(f, "cuzk_gpu_vram_bytes{gpu=\"%u\",kind=\"free\"} %zu\n", g, v.free_b);
+		fprintf(f, "cuzk_gpu_vram_bytes{gpu=\"%u\",kind=\"budget\"} %zu\n", g, v.budget);
 	}
 }
 

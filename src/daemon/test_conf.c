@@ -65,6 +65,25 @@ static void values(void)
 	CHECK(cfg.n_preload == 2 && strcmp(cfg.preload[1], "b.params") == 0);
 	CHECK(cfg.log_level == CUZKD_LOG_DEBUG);
 
+	/* Per-uid limits, timeouts, who may use high priorities, verification. */
+	cuzkd_config_defaults(&cfg);
+	CHECK(cfg.verify == 1 && cfg.n_priority_uids == 1 && cfg.priority_uids[0] == 0 && cfg.priority_own_group);
+	CHECK(cfg.hello_timeout_ms == 10000 && cfg.idle_timeout_ms == 600000);
+	REQUIRE(load(&cfg,
+		     "[limits]\nmax_clients_per_uid = 2\nmax_inflight_per_uid = 5\nmax_pinned_bytes_per_uid = 1G\n"
+		     "max_buffers_per_uid = 7\nmax_buffers_total = 9\nhello_timeout = 250ms\nidle_timeout = 0\n"
+		     "priority_users = root, 1000\npriority_groups = 0 self\n[engine]\nverify = no\n"
+		     "starvation_limit = 3\n",
+		     &err) == 0);
+	CHECK(cfg.max_clients_per_uid == 2 && cfg.max_inflight_per_uid == 5 && cfg.max_pinned_bytes_per_uid == 1u << 30);
+	CHECK(cfg.max_buffers_per_uid == 7 && cfg.max_buffers_total == 9);
+	CHECK(cfg.hello_timeout_ms == 250 && cfg.idle_timeout_ms == 0);
+	CHECK(cfg.n_priority_uids == 2 && cfg.priority_uids[0] == 0 && cfg.priority_uids[1] == 1000);
+	CHECK(cfg.n_priority_gids == 1 && cfg.priority_gids[0] == 0 && cfg.priority_own_group);
+	CHECK(cfg.verify == 0 && cfg.starvation_limit == 3);
+	REQUIRE(load(&cfg, "[limits]\npriority_users =\npriority_groups =\n", &err) == 0);
+	CHECK(cfg.n_priority_uids == 0 && cfg.n_priority_gids == 0 && !cfg.priority_own_group);
+
 	CHECK(cuzkd_parse_size("17", &v) == 0 && v == 17);
 	CHECK(cuzkd_parse_size("2M", &v) == 0 && v == 2u << 20);
 	CHECK(cuzkd_parse_size("", &v) != 0 && cuzkd_parse_size("G", &v) != 0);
@@ -91,6 +110,9 @@ static void errors(void)
 	expect_error("[log]\nlevel = loud\n", "level");
 	expect_error("[daemon]\nno equals sign here\n", "cuzkd.conf:2: syntax error");
 	expect_error("socket = /x\n", "unknown section []");
+	expect_error("[limits]\npriority_users = no-such-user-cuzk\n", "cuzkd.conf:2: bad value 'no-such-user-cuzk' for priority_users");
+	expect_error("[limits]\npriority_groups = no-such-group-cuzk\n", "priority_groups");
+	expect_error("[limits]\nhello_timeout = soon\n", "hello_timeout");
 
 	cuzkd_config_defaults(&cfg);
 	CHECK(cuzkd_config_load(&cfg, "/nonexistent/cuzkd.conf", 1, &err) == 0);

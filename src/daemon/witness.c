@@ -14,8 +14,16 @@
 static int check_fd(int fd, uint64_t max_bytes, struct stat *st, const char *who, cuzk_error *err)
 {
 	struct statfs sfs;
-	int seals;
+	int seals, fl = fcntl(fd, F_GETFL);
 
+	/* The mapping is PROT_READ: a descriptor that cannot read (reopened
+	 * O_WRONLY through /proc, or O_PATH) is the client's mistake, said
+	 * as such rather than as mmap's EACCES. */
+	if (fl < 0)
+		return cuzk_fail_errno(err, errno, "%s: fcntl(F_GETFL) of the witness fd", who);
+	if ((fl & O_PATH) || (fl & O_ACCMODE) == O_WRONLY)
+		return cuzk_fail(err, CUZK_E_FD, "%s: the witness fd is not open for reading (%s)", who,
+				 fl & O_PATH ? "O_PATH" : "O_WRONLY");
 	if (fstat(fd, st) < 0)
 		return cuzk_fail_errno(err, errno, "%s: fstat of the witness fd", who);
 	if (!S_ISREG(st->st_mode))
@@ -40,13 +48,23 @@ static int check_fd(int fd, uint64_t max_bytes, struct stat *st, const char *who
 	if ((uint64_t)st->st_size > max_bytes)
 		return cuzk_fail(err, CUZK_E_BUSY, "%s: the witness is %llu bytes, over max_witness_bytes %llu",
 				 who, (unsigned long long)st->st_size, (unsigned long long)max_bytes);
+	/* What the size limits charge must be what the file costs: reading a
+	 * hole through the daemon's mapping, or pinning it, would allocate it
+	 * at the daemon's expense (a 16 GiB sparse memfd costs its sender
+	 * 64 KiB).  tmpfs and hugetlbfs count backed pages in st_blocks. */
+	if ((uint64_t)st->st_blocks * 512 < (uint64_t)st->st_size)
+		return cuzk_fail(err, CUZK_E_FORMAT,
+				 "%s: the witness memfd is sparse: %llu of its %llu bytes are backed by memory "
+				 "(write or fallocate every page before submitting)",
+				 who, (unsigned long long)st->st_blocks * 512, (unsigned long long)st->st_size);
 	return 0;
 }
 
 int cuzkd_witness_open(struct cuzkd_witness *ret, struct cuzkd_regcache *rc, int fd,
-		       const struct cuzk_msg_prove *req, uint64_t max_bytes, uint64_t owner,
-		       const char *who, groth16_witness_view *views, cuzk_error *err)
+		       const struct cuzk_msg_prove *req, uint64_t max_bytes, const struct cuzkd_owner *o,
+		       groth16_witness_view *views, cuzk_error *err)
 {
+	const char *who = o->who;
 	struct cuzkd_witness w = { 0 };
 	struct stat st;
 	const uint8_t *map;
@@ -55,7 +73,7 @@ int cuzkd_witness_open(struct cuzkd_witness *ret, struct cuzkd_regcache *rc, int
 	r = check_fd(fd, max_bytes, &st, who, err);
 	if (r)
 		return r;
-	r = cuzkd_regcache_get(rc, fd, &st, owner, who, &w.buf, err);
+	r = cuzkd_regcache_get(rc, fd, &st, o, &w.buf, err);
 	if (r)
 		return r;
 	map = w.buf->map;
@@ -81,7 +99,7 @@ int cuzkd_witness_open(struct cuzkd_witness *ret, struct cuzkd_regcache *rc, int
 		v->input = (const fr_t *)(map + off[CUZK_SEC_INPUT]);
 		v->aux = (const fr_t *)(map + off[CUZK_SEC_AUX]);
 		/* Not copied here, on the event loop: the worker copies them
-		 * before anything reads them (engine.c). */
+		 * before anything reads them (groth16/backend.h). */
 		v->a_aux_density = (const uint64_t *)(map + off[CUZK_SEC_A_AUX_DENSITY]);
 		v->b_input_density = (const uint64_t *)(map + off[CUZK_SEC_B_INPUT_DENSITY]);
 		v->b_aux_density = (const uint64_t *)(map + off[CUZK_SEC_B_AUX_DENSITY]);

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 /* One request's witness, received as an fd from a client: every check of
  * DESIGN.md's "Daemon rules", in order, each with its own error code:
+ *   F_GETFL: open for reading                             CUZK_E_FD
  *   fstat: a regular file                                 CUZK_E_FD
  *   fstatfs: on tmpfs or hugetlbfs                        CUZK_E_FD
  *   F_GET_SEALS includes F_SEAL_SHRINK and F_SEAL_GROW    CUZK_E_SEALS
  *   size within max_witness_bytes (and non-empty)         CUZK_E_BUSY / CUZK_E_FORMAT
+ *   every page backed (st_blocks): no holes               CUZK_E_FORMAT
  *   mmap PROT_READ MAP_SHARED (registration cache)        CUZK_E_IO / CUZK_E_BUSY
  *   header and partition table copied, then validated     CUZK_E_FORMAT / CUZK_E_VERSION
  *   scalar form agrees with the request                   CUZK_E_MISMATCH
@@ -31,10 +33,10 @@ struct cuzkd_witness {
 };
 
 /* Runs the checks on fd (which the caller still owns and closes) and fills
- * views[0 .. desc.hdr.num_partitions).  who: "client 1234". */
+ * views[0 .. desc.hdr.num_partitions). */
 int cuzkd_witness_open(struct cuzkd_witness *ret, struct cuzkd_regcache *rc, int fd,
-		       const struct cuzk_msg_prove *req, uint64_t max_bytes, uint64_t owner,
-		       const char *who, groth16_witness_view *views, cuzk_error *err);
+		       const struct cuzk_msg_prove *req, uint64_t max_bytes, const struct cuzkd_owner *o,
+		       groth16_witness_view *views, cuzk_error *err);
 void cuzkd_witness_close(struct cuzkd_witness *w, struct cuzkd_regcache *rc);
 
 #endif

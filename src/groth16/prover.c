@@ -19,33 +19,55 @@ size_t groth16_domain_size(size_t n, unsigned *ret_log2)
 	return (size_t)1 << log2;
 }
 
-int groth16_check_shape(const groth16_params *p, const groth16_witness_view *w, cuzk_error *err)
+struct shape_row {
+	const char *field;
+	size_t params, witness;
+};
+
+/* -CUZK_E_MISMATCH naming the first row where params and witness differ. */
+static int check_rows(const struct shape_row *rows, size_t n, cuzk_error *err)
 {
-	if (w->num_constraints == 0 || w->num_inputs == 0)
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].params != rows[i].witness)
+			return cuzk_fail(err, CUZK_E_MISMATCH, "params %s: %zu points, but the witness needs %zu",
+					 rows[i].field, rows[i].params, rows[i].witness);
+	return 0;
+}
+
+int groth16_check_dims(const groth16_params *p, size_t num_constraints, size_t num_inputs, size_t num_aux,
+		       cuzk_error *err)
+{
+	if (num_constraints == 0 || num_inputs == 0)
 		return cuzk_fail(err, CUZK_E_MISMATCH,
 				 "witness: %zu constraints and %zu inputs (the constant 1 is missing)",
-				 w->num_constraints, w->num_inputs);
-	size_t m = groth16_domain_size(w->num_constraints, NULL);
-	size_t a_aux = msm_density_count(w->a_aux_density, w->num_aux);
-	size_t b_in = msm_density_count(w->b_input_density, w->num_inputs);
-	size_t b_aux = msm_density_count(w->b_aux_density, w->num_aux);
-	struct {
-		const char *field;
-		size_t params, witness;
-	} rows[] = {
-		{ "ic (public inputs)", p->vk.n_ic, w->num_inputs },
-		{ "l (aux variables)", p->n_l, w->num_aux },
-		{ "h (domain size - 1)", p->n_h, m - 1 },
-		{ "a (inputs + a_aux_density)", p->n_a, w->num_inputs + a_aux },
+				 num_constraints, num_inputs);
+	const struct shape_row rows[] = {
+		{ "ic (public inputs)", p->vk.n_ic, num_inputs },
+		{ "l (aux variables)", p->n_l, num_aux },
+		{ "h (domain size - 1)", p->n_h, groth16_domain_size(num_constraints, NULL) - 1 },
+	};
+	return check_rows(rows, sizeof(rows) / sizeof(rows[0]), err);
+}
+
+int groth16_check_densities(const groth16_params *p, size_t num_inputs, size_t a_aux, size_t b_in, size_t b_aux,
+			    cuzk_error *err)
+{
+	const struct shape_row rows[] = {
+		{ "a (inputs + a_aux_density)", p->n_a, num_inputs + a_aux },
 		{ "b_g1 (b densities)", p->n_b_g1, b_in + b_aux },
 		{ "b_g2 (b densities)", p->n_b_g2, b_in + b_aux },
 	};
-	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
-		if (rows[i].params != rows[i].witness)
-			return cuzk_fail(err, CUZK_E_MISMATCH,
-					 "params %s: %zu points, but the witness needs %zu",
-					 rows[i].field, rows[i].params, rows[i].witness);
-	return 0;
+	return check_rows(rows, sizeof(rows) / sizeof(rows[0]), err);
+}
+
+int groth16_check_shape(const groth16_params *p, const groth16_witness_view *w, cuzk_error *err)
+{
+	int r = groth16_check_dims(p, w->num_constraints, w->num_inputs, w->num_aux, err);
+	if (r)
+		return r;
+	return groth16_check_densities(p, w->num_inputs, msm_density_count(w->a_aux_density, w->num_aux),
+				       msm_density_count(w->b_input_density, w->num_inputs),
+				       msm_density_count(w->b_aux_density, w->num_aux), err);
 }
 
 static double now_ms(void)

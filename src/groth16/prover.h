@@ -12,6 +12,14 @@
  * popcount(b_input_density) + popcount(b_aux_density).  -CUZK_E_MISMATCH
  * naming the first field that disagrees. */
 int groth16_check_shape(const groth16_params *p, const groth16_witness_view *w, cuzk_error *err);
+/* Its two halves.  The counts alone, which cost nothing: check them before
+ * spending work on the bitmaps (copying, uploading, counting them). */
+int groth16_check_dims(const groth16_params *p, size_t num_constraints, size_t num_inputs, size_t num_aux,
+		       cuzk_error *err);
+/* The bitmaps' popcounts (a_aux, b_in, b_aux), counted by the caller on
+ * memory nobody else writes. */
+int groth16_check_densities(const groth16_params *p, size_t num_inputs, size_t a_aux, size_t b_in, size_t b_aux,
+			    cuzk_error *err);
 
 /* Smallest power of two >= n (n >= 1), and its log2. */
 size_t groth16_domain_size(size_t n, unsigned *ret_log2);

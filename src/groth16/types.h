@@ -57,14 +57,16 @@ typedef struct groth16_witness_view {
 	const uint64_t *b_aux_density;     /* ceil(num_aux/64) words */
 	/* The bitmaps lie in memory that another process may still write (the
 	 * daemon's view of a client's memfd).  The provers read them more than
-	 * once (counts, then the walk over the points), so such a view must be
-	 * given private copies first: the daemon's worker does that. */
+	 * once (counts, then the walk over the points), so a backend given such
+	 * a view works from a copy nobody else can write: a private one on the
+	 * CPU, the device's on the GPU (backend.h). */
 	int density_shared;
 } groth16_witness_view;
 
 /* Wall-clock milliseconds per phase of one proof (0 when a phase did not run
  * separately).  Backends fill what they can measure. */
 typedef struct groth16_timings {
+	double check_ms;           /* the shape check, and the private copies it needs */
 	double upload_ms;          /* GPU: host to device transfers */
 	double ntt_ms;             /* computing h */
 	double msm_h_ms, msm_l_ms, msm_a_ms, msm_b_g1_ms, msm_b_g2_ms;

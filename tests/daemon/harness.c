@@ -1,18 +1,22 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 /* End-to-end harness for cuzkd tests (see harness.h). */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "groth16/gencircuit.h"
@@ -24,6 +28,8 @@
 #ifndef CUZKD_BIN
 #error "CUZKD_BIN must name the cuzkd binary under test"
 #endif
+
+static void notify_stop(struct td_env *env);
 
 static void die(const char *what, const char *detail)
 {
@@ -37,7 +43,7 @@ void td_env_init(struct td_env *env, const char *tag)
 
 	memset(env, 0, sizeof(*env));
 	env->pid = -1;
-	env->notify_fd = env->pidfd = -1;
+	env->notify_fd = env->pidfd = env->gate_fd = -1;
 	snprintf(env->dir, sizeof(env->dir), "%s/cuzkd-%s-XXXXXX", tmp && *tmp ? tmp : "/tmp", tag);
 	if (!mkdtemp(env->dir))
 		die("mkdtemp", strerror(errno));
@@ -65,6 +71,7 @@ void td_env_cleanup(struct td_env *env, int print_log)
 {
 	if (env->pid > 0 && td_daemon_alive(env))
 		td_daemon_stop(env, SIGKILL);
+	notify_stop(env);
 	if (print_log || getenv("CUZKD_TEST_VERBOSE")) {
 		char line[1024];
 		FILE *f = fopen(env->log, "r");
@@ -79,6 +86,7 @@ void td_env_cleanup(struct td_env *env, int print_log)
 		close(env->notify_fd);
 	if (env->pidfd >= 0)
 		close(env->pidfd);
+	td_gate_close(env);
 	remove_tree(env->dir);
 }
 
@@ -232,10 +240,98 @@ void td_write_conf(struct td_env *env, const char *extra)
 	fclose(f);
 }
 
+/* Notify messages as they arrive, until the daemon exits. */
+struct td_notify {
+	pthread_t thread;
+	int fd, pidfd;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	char **msgs;
+	size_t first, n, cap;
+	int ended;                 /* the daemon exited; msgs holds all it sent */
+};
+
+static void notify_push(struct td_notify *t, const char *msg)
+{
+	pthread_mutex_lock(&t->lock);
+	if (t->first + t->n == t->cap) {
+		if (t->first)
+			memmove(t->msgs, t->msgs + t->first, t->n * sizeof(char *));
+		t->first = 0;
+		if (t->n == t->cap) {
+			t->cap = t->cap ? 2 * t->cap : 64;
+			t->msgs = realloc(t->msgs, t->cap * sizeof(char *));
+			if (!t->msgs)
+				die("notify", "out of memory");
+		}
+	}
+	t->msgs[t->first + t->n++] = strdup(msg);
+	pthread_cond_broadcast(&t->cond);
+	pthread_mutex_unlock(&t->lock);
+}
+
+static void *notify_main(void *arg)
+{
+	struct td_notify *t = arg;
+	struct pollfd pfd[2] = { { .fd = t->fd, .events = POLLIN }, { .fd = t->pidfd, .events = POLLIN } };
+
+	for (;;) {
+		char msg[4096];
+		ssize_t n;
+		if (poll(pfd, 2, -1) < 0 && errno != EINTR)
+			break;
+		/* What the daemon sent before it exited is still queued. */
+		while ((n = recv(t->fd, msg, sizeof(msg) - 1, MSG_DONTWAIT)) > 0) {
+			msg[n] = '\0';
+			notify_push(t, msg);
+		}
+		if (pfd[1].revents)
+			break;
+	}
+	pthread_mutex_lock(&t->lock);
+	t->ended = 1;
+	pthread_cond_broadcast(&t->cond);
+	pthread_mutex_unlock(&t->lock);
+	return NULL;
+}
+
+/* Waits for the reader of the previous daemon (which has exited). */
+static void notify_stop(struct td_env *env)
+{
+	struct td_notify *t = env->notify;
+
+	if (!t)
+		return;
+	pthread_join(t->thread, NULL);
+	for (size_t i = 0; i < t->n; i++)
+		free(t->msgs[t->first + i]);
+	free(t->msgs);
+	pthread_mutex_destroy(&t->lock);
+	pthread_cond_destroy(&t->cond);
+	free(t);
+	env->notify = NULL;
+}
+
+static void notify_start(struct td_env *env)
+{
+	struct td_notify *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		die("notify", "out of memory");
+	t->fd = env->notify_fd;
+	t->pidfd = env->pidfd;
+	pthread_mutex_init(&t->lock, NULL);
+	pthread_cond_init(&t->cond, NULL);
+	if (pthread_create(&t->thread, NULL, notify_main, t))
+		die("notify", "cannot start the reader thread");
+	env->notify = t;
+}
+
 void td_spawn(struct td_env *env, char *const argv[])
 {
 	char notify_path[320];
 
+	notify_stop(env);
 	snprintf(notify_path, sizeof(notify_path), "%s/notify", env->dir);
 	unlink(notify_path);
 	if (env->notify_fd >= 0)
@@ -246,6 +342,9 @@ void td_spawn(struct td_env *env, char *const argv[])
 		die("fork", strerror(errno));
 	if (env->pid == 0) {
 		int logfd = open(env->log, O_WRONLY | O_CREAT | O_APPEND, 0600);
+		/* A test that dies (a failed REQUIRE, a sanitizer report) takes
+		 * its daemon with it. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (logfd >= 0)
 			dup2(logfd, STDERR_FILENO);
 		setenv("NOTIFY_SOCKET", notify_path, 1);
@@ -267,11 +366,12 @@ void td_spawn(struct td_env *env, char *const argv[])
 	env->pidfd = (int)syscall(SYS_pidfd_open, env->pid, 0);
 	if (env->pidfd < 0)
 		die("pidfd_open", strerror(errno));
+	notify_start(env);
 }
 
 void td_daemon_start(struct td_env *env, const char *extra)
 {
-	char *const argv[] = { (char *)CUZKD_BIN, (char *)"--config", env->conf, NULL };
+	char *const argv[] = { (char *)td_cuzkd_bin(), (char *)"--config", env->conf, NULL };
 
 	td_write_conf(env, extra);
 	td_spawn(env, argv);
@@ -283,24 +383,84 @@ void td_daemon_start(struct td_env *env, const char *extra)
 
 int td_notify_wait(struct td_env *env, const char *needle, int timeout_ms)
 {
-	struct pollfd pfd[2] = { { .fd = env->notify_fd, .events = POLLIN }, { .fd = env->pidfd, .events = POLLIN } };
+	struct td_notify *t = env->notify;
+	struct timespec deadline;
+	int found = -1;
 
-	for (;;) {
-		char msg[4096];
-		ssize_t n;
-		/* After the daemon exits, what it sent is still queued. */
-		int r = poll(pfd, 2, timeout_ms);
-		if (r <= 0 || !(pfd[0].revents & POLLIN))
-			return -1;
-		n = recv(env->notify_fd, msg, sizeof(msg) - 1, 0);
-		if (n <= 0)
-			continue;
-		msg[n] = '\0';
-		if (strstr(msg, needle)) {
-			snprintf(env->last_notify, sizeof(env->last_notify), "%s", msg);
-			return 0;
-		}
+	if (!t)
+		return -1;
+	clock_gettime(CLOCK_REALTIME, &deadline);
+	deadline.tv_sec += timeout_ms / 1000;
+	deadline.tv_nsec += (long)(timeout_ms % 1000) * 1000000;
+	if (deadline.tv_nsec >= 1000000000) {
+		deadline.tv_sec++;
+		deadline.tv_nsec -= 1000000000;
 	}
+	pthread_mutex_lock(&t->lock);
+	for (;;) {
+		while (t->n && found) {
+			char *msg = t->msgs[t->first++];
+			t->n--;
+			if (strstr(msg, needle)) {
+				snprintf(env->last_notify, sizeof(env->last_notify), "%s", msg);
+				found = 0;
+			}
+			free(msg);
+		}
+		if (!found || t->ended || pthread_cond_timedwait(&t->cond, &t->lock, &deadline) == ETIMEDOUT)
+			break;
+	}
+	pthread_mutex_unlock(&t->lock);
+	return found;
+}
+
+const char *td_cuzkd_bin(void)
+{
+	const char *b = getenv("CUZKD_TEST_BIN");
+
+	return b && *b ? b : CUZKD_BIN;
+}
+
+void td_gate_open(struct td_env *env)
+{
+	char path[320];
+
+	snprintf(path, sizeof(path), "%s/gate", env->dir);
+	if (mkfifo(path, 0600) < 0 && errno != EEXIST)
+		die("mkfifo", strerror(errno));
+	/* Read-write: opening does not wait for the daemon, and the daemon
+	 * never sees the end of the stream. */
+	if (env->gate_fd < 0)
+		env->gate_fd = open(path, O_RDWR | O_CLOEXEC);
+	if (env->gate_fd < 0)
+		die(path, strerror(errno));
+	setenv("CUZKD_TEST_GATE", path, 1);
+}
+
+void td_gate_pass(struct td_env *env, unsigned n)
+{
+	char bytes[256];
+
+	memset(bytes, 'g', sizeof(bytes));
+	while (n) {
+		unsigned k = n < sizeof(bytes) ? n : sizeof(bytes);
+		if (write(env->gate_fd, bytes, k) != (ssize_t)k)
+			die("gate", strerror(errno));
+		n -= k;
+	}
+}
+
+void td_gate_close(struct td_env *env)
+{
+	unsetenv("CUZKD_TEST_GATE");
+	if (env->gate_fd >= 0)
+		close(env->gate_fd);
+	env->gate_fd = -1;
+}
+
+const char *td_one_worker_conf(void)
+{
+	return "[engine]\ncpu_workers = 1\ncpu_devices = 1\nworkers_per_device = 1\ndevices = 0\n";
 }
 
 const char *td_backend(void)
@@ -584,6 +744,9 @@ double tc_metric(const char *text, const char *name)
 
 int tc_wait_status(struct tclient *c, const char *need1, const char *need2)
 {
+	struct timespec t0, t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (;;) {
 		char *text = tc_text(c, 0, 1);
 		int done = text && strstr(text, need1) && (!need2 || strstr(text, need2));
@@ -592,7 +755,59 @@ int tc_wait_status(struct tclient *c, const char *need1, const char *need2)
 			return -1;
 		if (done)
 			return 0;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 > TD_TIMEOUT_MS) {
+			fprintf(stderr, "tc_wait_status: the status never showed %s%s%s\n", need1, need2 ? " and " : "",
+				need2 ? need2 : "");
+			return -1;
+		}
 	}
+}
+
+static int count_lines(const char *path, const char *prefix, long *ret_value)
+{
+	char line[512];
+	FILE *f = fopen(path, "r");
+	int n = 0;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		n++;
+		if (prefix && ret_value && strncmp(line, prefix, strlen(prefix)) == 0)
+			*ret_value = strtol(line + strlen(prefix), NULL, 10);
+	}
+	if (f)
+		fclose(f);
+	return n;
+}
+
+struct td_usage td_daemon_usage(const struct td_env *env, struct tclient *via)
+{
+	struct td_usage u = { 0 };
+	struct tclient cl;
+	char path[64];
+	char *text;
+	DIR *dir;
+
+	if (!via && tc_connect(&cl, env, 0))
+		die("td_daemon_usage", "cannot connect");
+	text = tc_text(via ? via : &cl, 0, 0);
+	if (!text)
+		die("td_daemon_usage", "no status");
+	free(text);
+	snprintf(path, sizeof(path), "/proc/%d/fd", (int)env->pid);
+	dir = opendir(path);
+	if (!dir)
+		die(path, strerror(errno));
+	while (readdir(dir))
+		u.fds++;
+	closedir(dir);
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)env->pid);
+	u.maps = count_lines(path, NULL, NULL);
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)env->pid);
+	count_lines(path, "VmRSS:", &u.rss_kb);
+	if (!via)
+		tc_close(&cl);
+	return u;
 }
 
 int td_serves(const struct td_env *env, const struct tcircuit *c)

@@ -28,10 +28,16 @@ struct td_env {
 	pid_t pid;
 	int notify_fd;
 	int pidfd;
+	struct td_notify *notify;      /* the thread that reads notify_fd (harness.c) */
 	int exit_status;           /* after td_daemon_wait */
 	unsigned long watchdog_usec;   /* set before td_daemon_start: WATCHDOG_USEC */
 	char last_notify[4096];        /* the message td_notify_wait matched */
+	int gate_fd;                   /* td_gate_open's FIFO, or -1 */
 };
+
+/* The daemon under test: $CUZKD_TEST_BIN (e.g. an older build, to see a
+ * test fail there), else the one this build made. */
+const char *td_cuzkd_bin(void);
 
 /* The backend the daemon tests run on: $CUZKD_TEST_BACKEND (cpu, gpu or
  * auto), cpu by default. */
@@ -67,6 +73,19 @@ int tcircuit_file_parts(const struct tcircuit *c, const char *path, unsigned par
 int tcircuit_verify(const struct tcircuit *c, const uint8_t *proof);
 #define TD_SEALS_OK (F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL)
 
+/* Configuration text for exactly one worker on whichever backend runs
+ * (CPU or the first GPU), for tests that depend on the order of work. */
+const char *td_one_worker_conf(void);
+
+/* The partition gate ($CUZKD_TEST_GATE): a daemon started after
+ * td_gate_open proves a partition only once the test let one through
+ * (td_gate_pass), so what runs and what waits when the test looks is its
+ * own decision, however fast the backend.  A worker waiting at the gate
+ * counts as running.  td_gate_close stops gating daemons started later. */
+void td_gate_open(struct td_env *env);
+void td_gate_pass(struct td_env *env, unsigned n);
+void td_gate_close(struct td_env *env);
+
 /* Writes env->conf: the [daemon] section with socket and srs_dir, then
  * extra (more INI text, may be NULL), and starts cuzkd; returns once it said
  * READY=1.  Exits the test if it does not. */
@@ -75,7 +94,11 @@ void td_daemon_start(struct td_env *env, const char *extra);
  * process (stderr to env->log, NOTIFY_SOCKET set) running argv. */
 void td_write_conf(struct td_env *env, const char *extra);
 void td_spawn(struct td_env *env, char *const argv[]);
-/* Waits for a notify message (sd_notify) containing needle. 0 or -1. */
+/* Waits for a notify message (sd_notify) containing needle, taking the
+ * messages received since the last call in order; 0 or -1 (timeout, or the
+ * daemon exited without sending it).  A thread reads the socket all along:
+ * the daemon's sd_notify would block once a few messages are unread
+ * (net.unix.max_dgram_qlen), stopping its event loop. */
 int td_notify_wait(struct td_env *env, const char *needle, int timeout_ms);
 /* Sends sig and waits for the exit; returns the wait status. */
 int td_daemon_stop(struct td_env *env, int sig);
@@ -124,9 +147,32 @@ double tc_metric(const char *text, const char *name);
 /* Waits until the JSON status contains need1 (and need2 unless NULL), e.g.
  * "\"running\":1".  The protocol has no "started" event, so this asks for
  * the status until it says so; each question waits for its answer, nothing
- * sleeps.  0, or -1 when the daemon stops answering. */
+ * sleeps.  0, or -1 when the daemon stops answering or TD_TIMEOUT_MS pass.
+ * States that last only as long as a proof are for gated daemons. */
 int tc_wait_status(struct tclient *c, const char *need1, const char *need2);
 #define tc_wait_running(c) tc_wait_status((c), "\"running\":1,", NULL)
+
+/* What the daemon holds, read from /proc after a STATUS was answered (so
+ * the loop has handled everything sent before): open fds, mappings,
+ * resident memory.  via: the client that asks, or NULL for a fresh one
+ * (which is then counted too). */
+struct td_usage {
+	int fds, maps;
+	long rss_kb;
+};
+struct td_usage td_daemon_usage(const struct td_env *env, struct tclient *via);
+/* Whether mappings and RSS mean anything: not under AddressSanitizer,
+ * whose allocator maps and keeps memory of its own (its quarantine). */
+#if defined(__SANITIZE_ADDRESS__)
+#define TD_MEMORY_FIGURES 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TD_MEMORY_FIGURES 0
+#endif
+#endif
+#ifndef TD_MEMORY_FIGURES
+#define TD_MEMORY_FIGURES 1
+#endif
 
 /* A well-behaved client proves c once and verifies: the daemon still serves. */
 int td_serves(const struct td_env *env, const struct tcircuit *c);

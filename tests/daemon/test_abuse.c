@@ -2,7 +2,9 @@
 /* Clients that go away or misbehave: disconnect mid-proof, killed with
  * SIGKILL while the proof runs, never read their ring, flood past their
  * limit, break their ring head.  Everyone else is served; what the gone
- * clients held is released. */
+ * clients held is released.  One worker, and a partition gate (harness.h)
+ * that holds "the proof runs" for as long as each case needs, however fast
+ * the backend. */
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -41,6 +43,7 @@ static void disconnect_mid_proof(struct tclient *obs)
 	REQUIRE(tc_wait_status(obs, "\"running\":1,", "\"inflight\":2,") == 0);
 	tc_close(&cl);
 	close(fd);
+	td_gate_pass(&env, 1);   /* the running partition; the rest was dropped */
 }
 
 /* A child process submits and tells us through a pipe; we kill it once its
@@ -74,11 +77,13 @@ static void killed_client(struct tclient *obs)
 	REQUIRE(kill(pid, SIGKILL) == 0);
 	REQUIRE(waitpid(pid, &status, 0) == pid);
 	CHECK(WIFSIGNALED(status));
+	td_gate_pass(&env, 1);
 }
 
 /* An observer stays connected through the previous cases; its own proof
  * queues behind theirs (one worker, FIFO), so once it completes nothing of
- * theirs is in flight, and only the observer's buffer stays mapped. */
+ * theirs is in flight, and only the observer's buffer stays mapped.  From
+ * here on the gate is open. */
 static void observer_checks(struct tclient *obs)
 {
 	uint8_t proofs[CUZK_MAX_PARTITIONS * CUZK_PROOF_BYTES];
@@ -138,6 +143,7 @@ static void cancels(struct tclient *obs)
 	REQUIRE(tc_wait(&cl, &rec, NULL, TD_TIMEOUT_MS) == 0);
 	CHECK(rec.request_id == 3 && rec.status == CUZK_E_CANCELLED);
 	CHECK(cancel(&cl, 1, CUZK_CANCEL_OWN) == 0);
+	td_gate_pass(&env, 1);
 	REQUIRE(tc_wait(&cl, &rec, NULL, TD_TIMEOUT_MS) == 0);
 	CHECK(rec.request_id == 1 && rec.status == CUZK_E_CANCELLED && rec.num_partitions == 0);
 	CHECK(cancel(&cl, 1, CUZK_CANCEL_OWN) == CUZK_E_NOTFOUND);
@@ -238,25 +244,25 @@ static void limits(void)
 	uint64_t size = fd_size(one);
 
 	snprintf(conf, sizeof(conf),
-		 "[engine]\ncpu_workers = 1\n[limits]\nmax_clients = 2\nmax_witness_bytes = %llu\n"
-		 "max_pinned_bytes_per_client = %llu\n",
-		 (unsigned long long)size + 1, (unsigned long long)size * 3 / 2);
+		 "%s[limits]\nmax_clients = 2\nmax_witness_bytes = %llu\nmax_pinned_bytes_per_client = %llu\n",
+		 td_one_worker_conf(), (unsigned long long)size + 1, (unsigned long long)size * 3 / 2);
 	td_daemon_start(&env, conf);
 	REQUIRE(tc_connect(&a, &env, 0) == 0);
 	CHECK(tc_submit(&a, 1, slow.name, CUZK_PRIORITY_NORMAL, two, &rep) == CUZK_E_BUSY);
 	CHECK_MSG(strstr(rep.message, "max_witness_bytes") != NULL, "%s", rep.message);
 	CHECK(tc_submit(&a, 2, slow.name, CUZK_PRIORITY_NORMAL, one, &rep) == 0);
-	/* The first one is still queued or proving: a second buffer would hold
-	 * more than max_pinned_bytes_per_client. */
+	/* The first one is still proving (at the gate): a second buffer would
+	 * hold more than max_pinned_bytes_per_client. */
 	CHECK(tc_submit(&a, 3, slow.name, CUZK_PRIORITY_NORMAL, other, &rep) == CUZK_E_BUSY);
 	CHECK_MSG(strstr(rep.message, "max_pinned_bytes_per_client") != NULL, "%s", rep.message);
 	REQUIRE(tc_connect(&b, &env, 0) == 0);
 	CHECK(tc_connect(&c, &env, 0) == -CUZK_E_BUSY);
 	tc_close(&c);
-	snprintf(cmd, sizeof(cmd), "timeout 60 %s --config %s 2>/dev/null", CUZKD_BIN, env.conf);
+	snprintf(cmd, sizeof(cmd), "timeout 60 %s --config %s 2>/dev/null", td_cuzkd_bin(), env.conf);
 	CHECK_MSG(WEXITSTATUS(system(cmd)) == 1, "a second cuzkd started on a live socket");
 	tc_close(&b);
 	tc_close(&a);
+	td_gate_pass(&env, 1);
 	CHECK(td_daemon_stop(&env, SIGTERM) == 0);
 	close(one);
 	close(other);
@@ -270,11 +276,16 @@ int main(void)
 	td_env_init(&env, "abuse");
 	tcircuit_make(&small, &env, "small.params", 7, 2, 31);
 	tcircuit_make(&slow, &env, "slow.params", 11, 2, 32);
-	td_daemon_start(&env, "[engine]\ncpu_workers = 1\n[limits]\nmax_inflight_per_client = 4\n");
+	char conf[300];
+
+	snprintf(conf, sizeof(conf), "%s[limits]\nmax_inflight_per_client = 4\n", td_one_worker_conf());
+	td_gate_open(&env);
+	td_daemon_start(&env, conf);
 	REQUIRE(tc_connect(&obs, &env, 0) == 0);
 	killed_client(&obs);
 	disconnect_mid_proof(&obs);
 	cancels(&obs);
+	td_gate_pass(&env, 60000);   /* open (the pipe holds 64 KiB) */
 	observer_checks(&obs);
 	CHECK(td_serves(&env, &small) == 0);
 	never_reads_ring();
@@ -283,6 +294,8 @@ int main(void)
 	tc_close(&obs);
 	CHECK(td_daemon_alive(&env));
 	CHECK(td_daemon_stop(&env, SIGTERM) == 0);
+	td_gate_close(&env);
+	td_gate_open(&env);   /* empty again for the next daemon */
 	limits();
 	tcircuit_free(&small);
 	tcircuit_free(&slow);

@@ -76,7 +76,7 @@ static void seqpacket(struct td_env *env, const struct tcircuit *c, const char *
 {
 	char unused[400];
 	char *argv[] = { (char *)tool, (char *)"--seqpacket", (char *)"-l", env->socket, (char *)"-E",
-			 (char *)"NOTIFY_SOCKET", (char *)CUZKD_BIN, (char *)"--config", env->conf, NULL };
+			 (char *)"NOTIFY_SOCKET", (char *)td_cuzkd_bin(), (char *)"--config", env->conf, NULL };
 	struct tclient cl;
 	int status;
 
@@ -106,7 +106,7 @@ static void seqpacket(struct td_env *env, const struct tcircuit *c, const char *
 
 static void stream(struct td_env *env, const char *tool)
 {
-	char *argv[] = { (char *)tool, (char *)"-l", env->socket, (char *)CUZKD_BIN, (char *)"--config", env->conf,
+	char *argv[] = { (char *)tool, (char *)"-l", env->socket, (char *)td_cuzkd_bin(), (char *)"--config", env->conf,
 			 NULL };
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	int fd, status;

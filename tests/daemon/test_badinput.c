@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Bad input, one case each, spoken as raw protocol; after every case the
  * daemon must still serve a well-behaved client (td_serves). */
-#include <dirent.h>
 #include <fcntl.h>
 #include <linux/magic.h>
 #include <signal.h>
@@ -297,30 +296,6 @@ static void garbage(void)
 	CHECK(td_serves(&env, &circ) == 0);
 }
 
-/* The daemon's open fds, counted while one fresh client is connected (its
- * status answer means the loop has handled everything that came before). */
-static int daemon_fds(void)
-{
-	char path[64];
-	struct tclient cl;
-	char *text;
-	int n = 0;
-	DIR *dir;
-
-	REQUIRE(tc_connect(&cl, &env, 0) == 0);
-	text = tc_text(&cl, 0, 0);
-	REQUIRE(text);
-	free(text);
-	snprintf(path, sizeof(path), "/proc/%d/fd", (int)env.pid);
-	dir = opendir(path);
-	REQUIRE(dir);
-	while (readdir(dir))
-		n++;
-	closedir(dir);
-	tc_close(&cl);
-	return n;
-}
-
 int main(void)
 {
 	int fds_before;
@@ -330,7 +305,7 @@ int main(void)
 	tcircuit_make(&other, &env, "other.params", 7, 3, 22);
 	td_daemon_start(&env, "[engine]\ncpu_workers = 1\n");
 	CHECK(td_serves(&env, &circ) == 0);
-	fds_before = daemon_fds();
+	fds_before = td_daemon_usage(&env, NULL).fds;
 	seals_and_files();
 	headers();
 	fds_and_framing();
@@ -338,7 +313,7 @@ int main(void)
 	garbage();
 	CHECK(td_daemon_alive(&env));
 	/* Every fd that came with a bad request was closed. */
-	CHECK_MSG(daemon_fds() == fds_before, "the daemon had %d fds, now %d", fds_before, daemon_fds());
+	CHECK_MSG(td_daemon_usage(&env, NULL).fds == fds_before, "the daemon had %d fds, now %d", fds_before, td_daemon_usage(&env, NULL).fds);
 	CHECK(td_daemon_stop(&env, SIGTERM) == 0);
 	tcircuit_free(&circ);
 	tcircuit_free(&other);

@@ -3,7 +3,9 @@
  * new requests and connections are refused, the running proof finishes,
  * the daemon exits 0.  With a drain timeout shorter than the proof, the
  * running request fails with CUZK_E_SHUTDOWN and the daemon still exits 0.
- * SIGHUP is logged as "not a reload". */
+ * SIGHUP is logged as "not a reload".  One worker, and a partition gate
+ * that holds the running proof for as long as the test needs, on any
+ * backend (harness.h). */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -24,7 +26,11 @@ static void drain(struct td_env *env, const struct tcircuit *slow)
 	int fd = tcircuit_memfd(slow, 2, TD_SEALS_OK);
 	int status;
 
-	td_daemon_start(env, "[engine]\ncpu_workers = 1\n[daemon]\ndrain_timeout = 5m\n");
+	char conf[300];
+
+	snprintf(conf, sizeof(conf), "%s[daemon]\ndrain_timeout = 5m\n", td_one_worker_conf());
+	td_gate_open(env);
+	td_daemon_start(env, conf);
 	REQUIRE(tc_connect(&cl, env, 0) == 0);
 	CHECK(tc_submit(&cl, 1, slow->name, CUZK_PRIORITY_NORMAL, fd, &rep) == 0);
 	CHECK(tc_submit(&cl, 2, slow->name, CUZK_PRIORITY_NORMAL, fd, &rep) == 0);
@@ -38,6 +44,7 @@ static void drain(struct td_env *env, const struct tcircuit *slow)
 		  (unsigned long long)rec.request_id, rec.status);
 	CHECK(tc_submit(&cl, 3, slow->name, CUZK_PRIORITY_CRITICAL, fd, &rep) == CUZK_E_SHUTDOWN);
 	CHECK(tc_connect_raw(&late, env) != 0);
+	td_gate_pass(env, 2);
 	REQUIRE(tc_wait(&cl, &rec, proofs, TD_TIMEOUT_MS) == 0);
 	CHECK_MSG(rec.request_id == 1 && rec.status == 0, "request %llu status %u: %s",
 		  (unsigned long long)rec.request_id, rec.status, rec.message);
@@ -48,6 +55,7 @@ static void drain(struct td_env *env, const struct tcircuit *slow)
 	CHECK(td_log_has(env, "not a reload"));
 	tc_close(&cl);
 	close(fd);
+	td_gate_close(env);
 }
 
 static void drain_timeout(struct td_env *env, const struct tcircuit *slow)
@@ -58,7 +66,12 @@ static void drain_timeout(struct td_env *env, const struct tcircuit *slow)
 	int fd = tcircuit_memfd(slow, 2, TD_SEALS_OK);
 	int status;
 
-	td_daemon_start(env, "[engine]\ncpu_workers = 1\n[daemon]\ndrain_timeout = 1ms\n");
+	char conf[300];
+
+	/* The proof waits at the gate for ever: only the timeout ends it. */
+	snprintf(conf, sizeof(conf), "%s[daemon]\ndrain_timeout = 1ms\n", td_one_worker_conf());
+	td_gate_open(env);
+	td_daemon_start(env, conf);
 	REQUIRE(tc_connect(&cl, env, 0) == 0);
 	CHECK(tc_submit(&cl, 1, slow->name, CUZK_PRIORITY_NORMAL, fd, &rep) == 0);
 	REQUIRE(tc_wait_running(&cl) == 0);
@@ -70,6 +83,7 @@ static void drain_timeout(struct td_env *env, const struct tcircuit *slow)
 	CHECK_MSG(status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0, "exit status %d", status);
 	tc_close(&cl);
 	close(fd);
+	td_gate_close(env);
 }
 
 /* The systemd notify protocol: READY=1 (the harness waits for it),
@@ -79,7 +93,7 @@ static void notify(struct td_env *env)
 	int status;
 
 	env->watchdog_usec = 100000;
-	td_daemon_start(env, NULL);
+	td_daemon_start(env, td_one_worker_conf());
 	CHECK_MSG(strstr(env->last_notify, "STATUS=0 queued, 0 running on 1 workers, 0 clients"), "%s",
 		  env->last_notify);
 	CHECK(td_notify_wait(env, "WATCHDOG=1", TD_TIMEOUT_MS) == 0);

@@ -15,7 +15,10 @@
 # 4. a 2^14 proof with the SRS streamed instead of resident, same bytes, and a
 #    2^16 proof in a budget too small for it, which must fail with a VRAM error;
 # 5. compute-sanitizer memcheck and racecheck on a 2^16 GPU proof (each
-#    bounded by $SANITIZER_TIMEOUT seconds, default 300; SANITIZE=0 skips).
+#    bounded by $SANITIZER_TIMEOUT seconds, default 300; SANITIZE=0 skips);
+# 6. the backends' shared-view test and every daemon test (tests/daemon)
+#    against a cuzkd on the GPU backend (CUZKD_TEST_BACKEND=gpu), each bounded
+#    by $DAEMON_TEST_TIMEOUT seconds (default 300).
 # Prints a table; logs go to OUT_DIR (default: a temporary directory).
 set -u
 B=${1:?usage: tests/gpu/run.sh BUILD_DIR [MAX_LOG [OUT_DIR]]}
@@ -136,6 +139,15 @@ elif [ -x "$CS" ] && [ -f "$W/k16/c.witness" ]; then
 else
 	row "compute-sanitizer" SKIP "no compute-sanitizer or no 2^16 circuit"
 fi
+
+step "backends: shared views prove alike, wrong shape refused first" backend.log "$B/src/groth16/test_backend"
+for t in "$B"/tests/daemon/test_*; do
+	case $t in *.o | *.log | *.trs | *.sh) continue ;; esac
+	[ -x "$t" ] || continue
+	n=$(basename "$t")
+	step "daemon on the GPU: $n" "daemon-$n.log" \
+		env CUZKD_TEST_BACKEND=gpu timeout "${DAEMON_TEST_TIMEOUT:-300}" "$t"
+done
 
 echo
 echo "== GPU checks ($(head -1 "$OUT/gpu.txt"))"

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-/* The GPU prover: prover_gpu.h on top of the CUDA backend's C boundary
+/* The GPU backend (backend.h) on top of the CUDA side's C boundary
  * (cuda/cuzk_gpu.h).  The device computes h and the five query sums; r and s
  * are mixed in here by the same code as the CPU prover (groth16_assemble),
  * so both backends write the same bytes for the same r and s. */
-#include "groth16/prover_gpu.h"
+#include "groth16/backend.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +11,7 @@
 
 #include "cuzk_gpu.h"
 #include "groth16/gpu_host_ops.h"
+#include "msm/msm_check.h"
 #include "groth16/prover.h"
 
 _Static_assert(CUZK_GPU_E_INVAL == CUZK_E_INVAL && CUZK_GPU_E_NOMEM == CUZK_E_NOMEM &&
@@ -20,7 +21,7 @@ _Static_assert(CUZK_GPU_E_INVAL == CUZK_E_INVAL && CUZK_GPU_E_NOMEM == CUZK_E_NO
 _Static_assert(sizeof(fr_t) == 32 && sizeof(g1_aff_t) == 96 && sizeof(g2_aff_t) == 192,
 	       "the device reads the host's layouts");
 
-struct groth16_gpu {
+struct groth16_device {
 	cuzk_gpu_dev *dev;
 	int device;
 };
@@ -31,15 +32,15 @@ static int gpu_error(cuzk_error *err, int rc, const char *msg, int device)
 	return cuzk_fail(err, -rc, "GPU %d: %s", device, msg);
 }
 
-int groth16_gpu_device_count(void)
+static int gpu_device_count(void)
 {
 	return cuzk_gpu_device_count();
 }
 
-int groth16_gpu_open(groth16_gpu **ret, int device, size_t vram_budget, cuzk_error *err)
+static int gpu_open(groth16_device **ret, int device, size_t vram_budget, cuzk_error *err)
 {
 	char msg[CUZK_ERRMSG_MAX] = "";
-	groth16_gpu *g = calloc(1, sizeof(*g));
+	groth16_device *g = calloc(1, sizeof(*g));
 	if (!g)
 		return cuzk_fail(err, CUZK_E_NOMEM, "GPU %d: no memory for the device state", device);
 	int rc = cuzk_gpu_open(&g->dev, device, vram_budget, msg, sizeof msg);
@@ -52,7 +53,7 @@ int groth16_gpu_open(groth16_gpu **ret, int device, size_t vram_budget, cuzk_err
 	return 0;
 }
 
-void groth16_gpu_close(groth16_gpu *gpu)
+static void gpu_close(groth16_device *gpu)
 {
 	if (!gpu)
 		return;
@@ -77,7 +78,7 @@ static void srs_of(cuzk_gpu_srs *s, const groth16_params *p)
 	s->n_b_g2 = p->n_b_g2;
 }
 
-int groth16_gpu_load_params(groth16_gpu *gpu, const groth16_params *p, cuzk_error *err)
+static int gpu_load_params(groth16_device *gpu, const groth16_params *p, cuzk_error *err)
 {
 	char msg[CUZK_ERRMSG_MAX] = "";
 	cuzk_gpu_srs s;
@@ -87,19 +88,24 @@ int groth16_gpu_load_params(groth16_gpu *gpu, const groth16_params *p, cuzk_erro
 	return rc ? gpu_error(err, rc, msg, gpu->device) : 0;
 }
 
-void groth16_gpu_unload_params(groth16_gpu *gpu, const groth16_params *p)
+static void gpu_unload_params(groth16_device *gpu, const groth16_params *p)
 {
 	cuzk_gpu_unload_srs(gpu->dev, p);
 }
 
-int groth16_gpu_prove(groth16_gpu *gpu, const groth16_params *p, const groth16_witness_view *w,
-		      int witness_pinned, const fr_t *r, const fr_t *s, groth16_proof *out,
-		      groth16_timings *t, cuzk_error *err)
+/* The counts first, on the host: a wrong shape costs no upload.  The density
+ * bitmaps go to the device as they are (by DMA from the caller's registered
+ * memory when witness_pinned), and are counted and checked against the SRS
+ * there, on the copy the proof then reads (cuda/prove/density.cuh): a view
+ * over shared memory needs no private copy on this backend. */
+static int gpu_prove(groth16_device *gpu, const groth16_params *p, const groth16_witness_view *w,
+		     int witness_pinned, const fr_t *r, const fr_t *s, groth16_proof *out,
+		     groth16_timings *t, cuzk_error *err)
 {
-	int rc = groth16_check_shape(p, w, err);
+	int rc = groth16_check_dims(p, w->num_constraints, w->num_inputs, w->num_aux, err);
 	if (rc)
 		return rc;
-	if ((rc = groth16_gpu_load_params(gpu, p, err)))
+	if ((rc = gpu_load_params(gpu, p, err)))
 		return rc;
 	cuzk_gpu_srs srs;
 	srs_of(&srs, p);
@@ -149,30 +155,69 @@ int groth16_gpu_prove(groth16_gpu *gpu, const groth16_params *p, const groth16_w
 	return 0;
 }
 
-int groth16_gpu_register_host(void *ptr, size_t len, int read_only, cuzk_error *err)
+static int gpu_register_host(void *ptr, size_t len, cuzk_error *err)
 {
 	char msg[CUZK_ERRMSG_MAX] = "";
-	int rc = cuzk_gpu_host_register(ptr, len, read_only, msg, sizeof msg);
+	int rc = cuzk_gpu_host_register(ptr, len, 1, msg, sizeof msg);
 	return rc ? cuzk_fail(err, -rc, "%s", msg) : 0;
 }
 
-int groth16_gpu_unregister_host(void *ptr, cuzk_error *err)
+/* Unregistering memory that was registered cannot fail but for a bug, and
+ * there is nothing the caller could do about it then. */
+static void gpu_unregister_host(void *ptr)
 {
-	char msg[CUZK_ERRMSG_MAX] = "";
-	int rc = cuzk_gpu_host_unregister(ptr, msg, sizeof msg);
-	return rc ? cuzk_fail(err, -rc, "%s", msg) : 0;
+	cuzk_gpu_host_unregister(ptr, NULL, 0);
 }
 
-int groth16_gpu_ntt(groth16_gpu *gpu, fr_t *v, unsigned log_m, int coset, int reps,
-		    double *ret_device_ms, cuzk_error *err)
+static int gpu_ntt_device(groth16_device *gpu, fr_t *v, unsigned log_m, enum groth16_ntt_kind kind, int reps,
+			  double *ret_device_ms, cuzk_error *err)
 {
 	char msg[CUZK_ERRMSG_MAX] = "";
-	int rc = cuzk_gpu_ntt(gpu->dev, v, log_m, coset ? CUZK_GPU_NTT_COSET_FORWARD : CUZK_GPU_NTT_FORWARD,
+	int rc = cuzk_gpu_ntt(gpu->dev, v, log_m,
+			      kind == GROTH16_NTT_COSET_FORWARD ? CUZK_GPU_NTT_COSET_FORWARD : CUZK_GPU_NTT_FORWARD,
 			      reps, ret_device_ms, msg, sizeof msg);
 	return rc ? gpu_error(err, rc, msg, gpu->device) : 0;
 }
 
-int groth16_gpu_vram(groth16_gpu *gpu, size_t *ret_reserved, size_t *ret_free, size_t *ret_budget)
+static int gpu_ntt(groth16_device *gpu, fr_t *v, unsigned log_m, cuzk_error *err)
+{
+	return gpu_ntt_device(gpu, v, log_m, GROTH16_NTT_FORWARD, 1, NULL, err);
+}
+
+static int gpu_msm_bench(groth16_device *gpu, int g2, unsigned log_size, unsigned reps,
+			 struct groth16_msm_bench *ret, cuzk_error *err)
+{
+	char msg[CUZK_ERRMSG_MAX] = "";
+	cuzk_msm_bench_result b;
+	int rc = cuzk_msm_bench(g2 ? 2 : 1, log_size, reps, groth16_gpu_host_ops(), &b, msg, sizeof msg);
+	if (rc)
+		return gpu_error(err, rc, msg, gpu->device);
+	memset(ret, 0, sizeof(*ret));
+	ret->best_ms = b.best_ms;
+	ret->median_ms = b.median_ms;
+	memcpy(ret->phase_ms, b.phase_ms, sizeof(ret->phase_ms));
+	ret->window_bits = b.window_bits;
+	ret->scratch_bytes = b.scratch_bytes;
+	return 0;
+}
+
+static int gpu_mem(groth16_device *gpu, size_t *ret_reserved, size_t *ret_free, size_t *ret_budget)
 {
 	return cuzk_gpu_vram(gpu->dev, ret_reserved, ret_free, ret_budget);
 }
+
+const struct groth16_backend groth16_backend_gpu = {
+	.name = "gpu",
+	.device_count = gpu_device_count,
+	.open = gpu_open,
+	.close = gpu_close,
+	.load_params = gpu_load_params,
+	.unload_params = gpu_unload_params,
+	.register_host = gpu_register_host,
+	.unregister_host = gpu_unregister_host,
+	.prove = gpu_prove,
+	.mem = gpu_mem,
+	.msm_bench = gpu_msm_bench,
+	.ntt = gpu_ntt,
+	.ntt_device = gpu_ntt_device,
+};
