@@ -337,26 +337,122 @@ static void put_vk(byte_writer *w, const groth16_vk *vk)
 	put_g1_section(w, vk->ic, vk->n_ic);
 }
 
+/* Points encoded per round of the writer: 24 MiB of G1, 48 MiB of G2. */
+#define WRITER_BLOCK ((size_t)1 << 18)
+
+static int check_counts(const char *path, const size_t *counts, const enum query *qs, size_t n,
+			cuzk_error *err)
+{
+	for (size_t i = 0; i < n; i++)
+		if (counts[i] > UINT32_MAX)
+			return cuzk_fail(err, CUZK_E_INVAL, "%s: section %s: %zu points do not fit a u32 count",
+					 path, query_names[qs[i]], counts[i]);
+	return 0;
+}
+
+static const enum query WRITER_QUERY[GROTH16_PARAMS_SECTIONS] = { Q_H, Q_L, Q_A, Q_B_G1, Q_B_G2 };
+
+int groth16_params_writer_open(groth16_params_writer *ret, const char *path, const groth16_vk *vk,
+			       const size_t count[GROTH16_PARAMS_SECTIONS], cuzk_error *err)
+{
+	enum query ic = Q_IC;
+	int rc = check_counts(path, &vk->n_ic, &ic, 1, err);
+	if (rc < 0 || (rc = check_counts(path, count, WRITER_QUERY, GROTH16_PARAMS_SECTIONS, err)) < 0)
+		return rc;
+	groth16_params_writer w;
+	memset(&w, 0, sizeof(w));
+	memcpy(w.count, count, sizeof(w.count));
+	if (!(w.buf = malloc(WRITER_BLOCK * G2U)))
+		return cuzk_fail(err, CUZK_E_NOMEM, "%s: no memory for the encoding buffer", path);
+	if ((rc = byte_writer_open(&w.w, path, err)) < 0) {
+		free(w.buf);
+		return rc;
+	}
+	put_vk(&w.w, vk);
+	w.section = -1;
+	*ret = w;
+	return 0;
+}
+
+struct encode_ctx {
+	uint8_t *out;
+	const void *points;
+	int g2;
+};
+
+static void encode_range(void *arg, size_t begin, size_t end, unsigned thread)
+{
+	(void)thread;
+	struct encode_ctx *c = arg;
+	for (size_t i = begin; i < end; i++) {
+		if (c->g2)
+			g2_encode_uncompressed(c->out + i * G2U, (const g2_aff_t *)c->points + i);
+		else
+			g1_encode_uncompressed(c->out + i * G1U, (const g1_aff_t *)c->points + i);
+	}
+}
+
+/* Opens the next sections (writing their counts) until one has room; empty
+ * ones are written whole on the way. */
+static void writer_next_section(groth16_params_writer *w)
+{
+	while (w->left == 0 && w->section + 1 < GROTH16_PARAMS_SECTIONS) {
+		w->section++;
+		w->left = w->count[w->section];
+		byte_writer_u32be(&w->w, (uint32_t)w->left);
+	}
+}
+
+int groth16_params_writer_put(groth16_params_writer *w, const void *points, size_t n, cuzk_error *err)
+{
+	const uint8_t *src = points;
+	while (n > 0) {
+		writer_next_section(w);
+		if (w->left == 0) {
+			w->failed = 1;
+			return cuzk_fail(err, CUZK_E_INVAL, "%s: %zu points more than the sections hold", w->w.path, n);
+		}
+		int g2 = WRITER_QUERY[w->section] == Q_B_G2;
+		size_t size = g2 ? G2U : G1U, mem = g2 ? sizeof(g2_aff_t) : sizeof(g1_aff_t);
+		size_t run = n < w->left ? n : w->left;
+		run = run < WRITER_BLOCK ? run : WRITER_BLOCK;
+		struct encode_ctx c = { w->buf, src, g2 };
+		cuzk_parallel_for(run, 4096, 0, encode_range, &c);
+		byte_writer_put(&w->w, w->buf, run * size);
+		src += run * mem;
+		n -= run;
+		w->left -= run;
+	}
+	return 0;
+}
+
+int groth16_params_writer_close(groth16_params_writer *w, cuzk_error *err)
+{
+	writer_next_section(w);
+	int missing = !w->failed && (w->left != 0 || w->section + 1 < GROTH16_PARAMS_SECTIONS);
+	int rc = byte_writer_close(&w->w, err);
+	free(w->buf);
+	w->buf = NULL;
+	if (rc == 0 && missing)
+		rc = cuzk_fail(err, CUZK_E_INVAL, "%s: section %s is %zu points short", w->w.path,
+			       query_names[WRITER_QUERY[w->section]], w->left);
+	if (rc == 0 && w->failed)
+		rc = cuzk_fail(err, CUZK_E_INVAL, "%s: more points than the sections hold", w->w.path);
+	return rc;
+}
+
 int groth16_params_write(const groth16_params *p, const char *path, cuzk_error *err)
 {
-	size_t counts[] = { p->vk.n_ic, p->n_h, p->n_l, p->n_a, p->n_b_g1, p->n_b_g2 };
-	for (int q = 0; q < Q__COUNT; q++)
-		if (counts[q] > UINT32_MAX)
-			return cuzk_fail(err, CUZK_E_INVAL, "%s: section %s: %zu points do not fit a u32 count",
-					 path, query_names[q], counts[q]);
-	byte_writer w;
-	int rc = byte_writer_open(&w, path, err);
+	size_t counts[GROTH16_PARAMS_SECTIONS] = { p->n_h, p->n_l, p->n_a, p->n_b_g1, p->n_b_g2 };
+	groth16_params_writer w;
+	int rc = groth16_params_writer_open(&w, path, &p->vk, counts, err);
 	if (rc < 0)
 		return rc;
-	put_vk(&w, &p->vk);
-	put_g1_section(&w, p->h, p->n_h);
-	put_g1_section(&w, p->l, p->n_l);
-	put_g1_section(&w, p->a, p->n_a);
-	put_g1_section(&w, p->b_g1, p->n_b_g1);
-	byte_writer_u32be(&w, (uint32_t)p->n_b_g2);
-	for (size_t i = 0; i < p->n_b_g2; i++)
-		put_g2(&w, &p->b_g2[i]);
-	return byte_writer_close(&w, err);
+	const void *arrays[GROTH16_PARAMS_SECTIONS] = { p->h, p->l, p->a, p->b_g1, p->b_g2 };
+	for (int q = 0; q < GROTH16_PARAMS_SECTIONS && rc == 0; q++)
+		rc = groth16_params_writer_put(&w, arrays[q], counts[q], err);
+	int rc2 = groth16_params_writer_close(&w, rc < 0 ? NULL : err);
+	return rc < 0 ? rc : rc2;
 }
 
 int groth16_vk_parse_mem(groth16_vk *ret, const uint8_t *buf, size_t len, const char *name,
