@@ -347,18 +347,13 @@ extern "C" int cuzk_gpu_host_unregister(void *ptr, char *err, size_t errlen)
 	return gpu_entry(err, errlen, [&] { CUDA_OK(cudaHostUnregister(ptr)); });
 }
 
-namespace {
-
-// Device memory for a test or benchmark entry, reserved in the budget.
-budgeted_mem take(cuzk_gpu_dev *dev, size_t bytes, const char *what)
+budgeted_mem cuzk::take_budget(cuzk_gpu_dev *dev, size_t bytes, const char *what)
 {
 	if (!dev->budget->try_reserve(bytes))
 		gpu_fail(CUZK_GPU_E_VRAM, "%s needs %zu MiB but only %zu MiB of the budget are free", what,
 			 bytes >> 20, (dev->budget->budget() - dev->budget->reserved()) >> 20);
 	return budgeted_mem(*dev->budget, bytes, what);
 }
-
-} // namespace
 
 extern "C" int cuzk_gpu_ntt(cuzk_gpu_dev *dev, void *data, unsigned log_n, int kind, int reps, double *ret_ms,
 			    char *err, size_t errlen)
@@ -370,7 +365,7 @@ extern "C" int cuzk_gpu_ntt(cuzk_gpu_dev *dev, void *data, unsigned log_n, int k
 			gpu_fail(CUZK_GPU_E_INVAL, "NTT kind %d is unknown", kind);
 		device_guard dg(dev->device);
 		const size_t bytes = sizeof(fr_t) << log_n;
-		budgeted_mem in = take(dev, bytes, "NTT input"), out = take(dev, bytes, "NTT output");
+		budgeted_mem in = take_budget(dev, bytes, "NTT input"), out = take_budget(dev, bytes, "NTT output");
 		stream_t s;
 		CUDA_OK(cudaMemcpyAsync(in.get(), data, bytes, cudaMemcpyHostToDevice, s));
 		std::vector<float> times;
@@ -399,7 +394,7 @@ extern "C" int cuzk_gpu_compute_h(cuzk_gpu_dev *dev, void *h_out, const void *a,
 			gpu_fail(CUZK_GPU_E_INVAL, "h of %zu constraints: the domain must be 2^1..2^%u", n, NTT_LOG_MAX);
 		device_guard dg(dev->device);
 		const size_t m = (size_t)1 << log_m, bytes = m * sizeof(fr_t);
-		budgeted_mem buf = take(dev, 4 * bytes, "h computation");
+		budgeted_mem buf = take_budget(dev, 4 * bytes, "h computation");
 		fr_t *da = buf.as<fr_t>(), *db = da + m, *dc = db + m, *dh = dc + m;
 		stream_t s;
 		const void *src[3] = {a, b, c};

@@ -9,11 +9,18 @@
 #include "groth16/ntt.h"
 #include "groth16/prover.h"
 #include "groth16/prover_gpu.h"
+#include "groth16/setup_gpu.h"
+
+#define MAX_PINNED 8
 
 struct cli_backend_ctx {
 	ntt_domain dom;            /* CPU: the last NTT domain, kept so repeated runs skip twiddles */
 	int have_dom;
 	groth16_gpu *gpu;          /* GPU: device 0 */
+	groth16_gpu_setup *setup;  /* GPU: the setup engine, made on first use */
+	void *pinned[MAX_PINNED];  /* GPU: regions page-locked by pin() */
+	unsigned n_pinned;
+	int witness_pinned;
 };
 
 static int ctx_new(cli_backend_ctx **ret, cuzk_error *err)
@@ -31,6 +38,9 @@ static void ctx_free(cli_backend_ctx *c)
 		return;
 	if (c->have_dom)
 		ntt_domain_free(&c->dom);
+	for (unsigned i = 0; i < c->n_pinned; i++)
+		groth16_gpu_unregister_host(c->pinned[i], NULL);
+	groth16_gpu_setup_close(c->setup);
 	if (c->gpu)
 		groth16_gpu_close(c->gpu);
 	free(c);
@@ -87,7 +97,33 @@ static int gpu_open(cli_backend_ctx **ret, cuzk_error *err)
 static int gpu_prove(cli_backend_ctx *ctx, const groth16_params *p, const groth16_witness_view *w,
 		     const fr_t *r, const fr_t *s, groth16_proof *out, groth16_timings *t, cuzk_error *err)
 {
-	return groth16_gpu_prove(ctx->gpu, p, w, 0, r, s, out, t, err);
+	return groth16_gpu_prove(ctx->gpu, p, w, ctx->witness_pinned, r, s, out, t, err);
+}
+
+static int gpu_pin(cli_backend_ctx *ctx, void *ptr, size_t len, int all, cuzk_error *err)
+{
+	if (ctx->n_pinned == MAX_PINNED)
+		return cuzk_fail(err, CUZK_E_INVAL, "--backend gpu: more than %d pinned regions", MAX_PINNED);
+	int r = groth16_gpu_register_host(ptr, len, 0, err);
+	if (r < 0)
+		return r;
+	ctx->pinned[ctx->n_pinned++] = ptr;
+	ctx->witness_pinned = all;
+	return 0;
+}
+
+static int gpu_load(cli_backend_ctx *ctx, const groth16_params *p, cuzk_error *err)
+{
+	return groth16_gpu_load_params(ctx->gpu, p, err);
+}
+
+static int gpu_setup_engine(cli_backend_ctx *ctx, const groth16_setup_engine **ret, cuzk_error *err)
+{
+	int r = ctx->setup ? 0 : groth16_gpu_setup_open(&ctx->setup, ctx->gpu, err);
+	if (r < 0)
+		return r;
+	*ret = groth16_gpu_setup_engine(ctx->setup);
+	return 0;
 }
 
 static int gpu_ntt(cli_backend_ctx *ctx, fr_t *v, unsigned log_m, cuzk_error *err)
@@ -104,8 +140,8 @@ static int gpu_ntt_device(cli_backend_ctx *ctx, fr_t *v, unsigned log_m, int cos
 static const struct cli_backend backends[] = {
 	{ .name = "cpu", .open = ctx_new, .close = ctx_free, .prove = cpu_prove,
 	  .msm_g1 = cpu_msm_g1, .msm_g2 = cpu_msm_g2, .ntt = cpu_ntt },
-	{ .name = "gpu", .open = gpu_open, .close = ctx_free, .prove = gpu_prove,
-	  .ntt = gpu_ntt, .ntt_device = gpu_ntt_device },
+	{ .name = "gpu", .open = gpu_open, .close = ctx_free, .prove = gpu_prove, .pin = gpu_pin,
+	  .load = gpu_load, .setup_engine = gpu_setup_engine, .ntt = gpu_ntt, .ntt_device = gpu_ntt_device },
 };
 
 int cli_backend_find(const struct cli_backend **ret, const char *name, cuzk_error *err)

@@ -12,6 +12,7 @@
 #include "bls12_381/g1.h"
 #include "bls12_381/g2.h"
 #include "common/error.h"
+#include "groth16/setup.h"
 #include "groth16/types.h"
 
 typedef struct cli_backend_ctx cli_backend_ctx;
@@ -31,6 +32,15 @@ struct cli_backend {
 		      size_t n, cuzk_error *err);
 	/* Forward NTT of 2^log_m Montgomery scalars, in place. */
 	int (*ntt)(cli_backend_ctx *ctx, fr_t *v, unsigned log_m, cuzk_error *err);
+	/* Optional (GPU): page-locks [ptr, ptr + len) until close; once every
+	 * part of the witness is pinned (the caller's promise, `all` = 1 on the
+	 * last call), proofs read it by DMA without staging. */
+	int (*pin)(cli_backend_ctx *ctx, void *ptr, size_t len, int all, cuzk_error *err);
+	/* Optional (GPU): makes params ready to prove (uploads the SRS when it
+	 * fits the VRAM budget), so that a benchmark can time that apart. */
+	int (*load)(cli_backend_ctx *ctx, const groth16_params *p, cuzk_error *err);
+	/* Optional: the development setup's engine; absent: the CPU's. */
+	int (*setup_engine)(cli_backend_ctx *ctx, const groth16_setup_engine **ret, cuzk_error *err);
 	/* Optional (GPU): the forward NTT (coset != 0: coset forward) repeated
 	 * `reps` times on device-resident data; *ret_ms = median device time. */
 	int (*ntt_device)(cli_backend_ctx *ctx, fr_t *v, unsigned log_m, int coset, int reps,

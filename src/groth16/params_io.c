@@ -7,6 +7,8 @@
 #include "groth16/params_io.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -106,6 +108,9 @@ struct decode_ctx {
 	const struct layout *l;
 	groth16_params *p;
 	unsigned checks;
+	const groth16_params_load_opts *opts;
+	atomic_size_t done;           /* points decoded, for progress */
+	pthread_mutex_t progress_mu;
 	size_t start[Q__COUNT + 1];   /* global index where each array begins */
 	size_t ustart[Q__COUNT + 1];  /* the same in work units (decode_weight) */
 	struct thread_failure *fail;
@@ -131,12 +136,29 @@ static size_t first_point_at(const struct decode_ctx *c, size_t u)
 	return c->start[q] + (i < c->l->count[q] ? i : c->l->count[q]);
 }
 
+/* Progress every this many points of a thread. */
+#define PROGRESS_POINTS ((size_t)1 << 16)
+
+static void report(struct decode_ctx *c, size_t n)
+{
+	size_t done = atomic_fetch_add(&c->done, n) + n;
+	if (!c->opts || !c->opts->progress)
+		return;
+	pthread_mutex_lock(&c->progress_mu);
+	c->opts->progress(c->opts->progress_ctx, done, c->start[Q__COUNT]);
+	pthread_mutex_unlock(&c->progress_mu);
+}
+
 static void decode_range(void *arg, size_t ubegin, size_t uend, unsigned thread)
 {
 	struct decode_ctx *c = arg;
 	enum query q = Q_IC;
-	size_t end = first_point_at(c, uend);
-	for (size_t g = first_point_at(c, ubegin); g < end; g++) {
+	size_t end = first_point_at(c, uend), begin = first_point_at(c, ubegin), reported = begin;
+	for (size_t g = begin; g < end; g++) {
+		if (g - reported == PROGRESS_POINTS) {
+			report(c, g - reported);
+			reported = g;
+		}
 		while (g >= c->start[q + 1])
 			q++;
 		size_t i = g - c->start[q];
@@ -157,12 +179,15 @@ static void decode_range(void *arg, size_t ubegin, size_t uend, unsigned thread)
 			return;
 		}
 	}
+	report(c, end - reported);
 }
 
 static int decode_points(groth16_params *p, const uint8_t *buf, const struct layout *l,
-			 const char *name, unsigned checks, cuzk_error *err)
+			 const char *name, const groth16_params_load_opts *opts, cuzk_error *err)
 {
-	struct decode_ctx c = { buf, name, l, p, checks, { 0 }, { 0 }, NULL };
+	struct decode_ctx c = { .buf = buf, .name = name, .l = l, .p = p, .checks = opts->checks, .opts = opts };
+	atomic_init(&c.done, 0);
+	pthread_mutex_init(&c.progress_mu, NULL);
 	for (int q = 0; q < Q__COUNT; q++) {
 		c.start[q + 1] = c.start[q] + l->count[q];
 		c.ustart[q + 1] = c.ustart[q] + l->count[q] * decode_weight(q);
@@ -174,7 +199,8 @@ static int decode_points(groth16_params *p, const uint8_t *buf, const struct lay
 	for (unsigned t = 0; t < nthreads; t++)
 		c.fail[t].index = SIZE_MAX;
 	/* Subgroup checks cost ~100 us a point; unchecked decoding far less. */
-	cuzk_parallel_for(c.ustart[Q__COUNT], checks ? 256 : 8192, nthreads, decode_range, &c);
+	cuzk_parallel_for(c.ustart[Q__COUNT], c.checks ? 256 : 8192, nthreads, decode_range, &c);
+	pthread_mutex_destroy(&c.progress_mu);
 	struct thread_failure *first = NULL;
 	for (unsigned t = 0; t < nthreads; t++)
 		if (c.fail[t].index != SIZE_MAX && (!first || c.fail[t].index < first->index))
@@ -266,6 +292,13 @@ static int check_trailing(const byte_reader *r, cuzk_error *err)
 int groth16_params_parse_mem(groth16_params *ret, const uint8_t *buf, size_t len, const char *name,
 			     unsigned checks, cuzk_error *err)
 {
+	groth16_params_load_opts o = { checks, NULL, NULL };
+	return groth16_params_parse_mem_opts(ret, buf, len, name, &o, err);
+}
+
+int groth16_params_parse_mem_opts(groth16_params *ret, const uint8_t *buf, size_t len, const char *name,
+				  const groth16_params_load_opts *opts, cuzk_error *err)
+{
 	byte_reader r = { buf, len, 0, name };
 	groth16_vk vk;
 	struct layout l;
@@ -286,7 +319,7 @@ int groth16_params_parse_mem(groth16_params *ret, const uint8_t *buf, size_t len
 	p.vk = vk;
 	p.vk.ic = ic;
 	p.vk.n_ic = l.count[Q_IC];
-	if ((rc = decode_points(&p, buf, &l, name, checks, err)) < 0) {
+	if ((rc = decode_points(&p, buf, &l, name, opts, err)) < 0) {
 		groth16_params_free(&p);
 		return rc;
 	}
@@ -296,11 +329,18 @@ int groth16_params_parse_mem(groth16_params *ret, const uint8_t *buf, size_t len
 
 int groth16_params_read(groth16_params *ret, const char *path, unsigned checks, cuzk_error *err)
 {
+	groth16_params_load_opts o = { checks, NULL, NULL };
+	return groth16_params_read_opts(ret, path, &o, err);
+}
+
+int groth16_params_read_opts(groth16_params *ret, const char *path, const groth16_params_load_opts *opts,
+			     cuzk_error *err)
+{
 	file_map m;
 	int rc = file_map_open(&m, path, err);
 	if (rc < 0)
 		return rc;
-	rc = groth16_params_parse_mem(ret, m.buf, m.len, path, checks, err);
+	rc = groth16_params_parse_mem_opts(ret, m.buf, m.len, path, opts, err);
 	file_map_close(&m);
 	return rc;
 }

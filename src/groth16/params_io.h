@@ -42,6 +42,19 @@ int groth16_params_parse_mem(groth16_params *ret, const uint8_t *buf, size_t len
 /* Maps path read-only (never reads it into malloc'd memory) and parses it.
  * Also -CUZK_E_IO for open/fstat/mmap failures. */
 int groth16_params_read(groth16_params *ret, const char *path, unsigned checks, cuzk_error *err);
+
+/* Loading with progress: progress(ctx, done, total) counts query points
+ * decoded; it is called from the decoding threads, one call at a time,
+ * every 2^16 points or so of each thread, and once at the end. */
+typedef struct groth16_params_load_opts {
+	unsigned checks;           /* enum bls_check for the query points */
+	void (*progress)(void *ctx, uint64_t done, uint64_t total);
+	void *progress_ctx;
+} groth16_params_load_opts;
+int groth16_params_parse_mem_opts(groth16_params *ret, const uint8_t *buf, size_t len, const char *name,
+				  const groth16_params_load_opts *opts, cuzk_error *err);
+int groth16_params_read_opts(groth16_params *ret, const char *path, const groth16_params_load_opts *opts,
+			     cuzk_error *err);
 int groth16_params_write(const groth16_params *p, const char *path, cuzk_error *err);
 
 /* A parameters file written section by section, for writers that never hold

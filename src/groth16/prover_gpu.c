@@ -7,7 +7,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cuzk_gpu.h"
 #include "groth16/prover.h"
@@ -150,10 +149,9 @@ int groth16_gpu_prove(groth16_gpu *gpu, const groth16_params *p, const groth16_w
 	memcpy(&q.a, sums.a, sizeof(q.a));
 	memcpy(&q.b_g1, sums.b_g1, sizeof(q.b_g1));
 	memcpy(&q.b_g2, sums.b_g2, sizeof(q.b_g2));
-	struct timespec t0, t1;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	double t0 = groth16_now_ms();
 	groth16_assemble(out, &p->vk, &q, r, s);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
+	double t1 = groth16_now_ms();
 	if (t) {
 		memset(t, 0, sizeof(*t));
 		t->upload_ms = gt.upload_ms;
@@ -163,8 +161,14 @@ int groth16_gpu_prove(groth16_gpu *gpu, const groth16_params *p, const groth16_w
 		t->msm_a_ms = gt.msm_a_ms;
 		t->msm_b_g1_ms = gt.msm_b_g1_ms;
 		t->msm_b_g2_ms = gt.msm_b_g2_ms;
-		t->assemble_ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+		t->assemble_ms = t1 - t0;
 		t->total_ms = gt.total_ms + t->assemble_ms;
+		static const char *const LANE[] = { "copy", "compute", "host" };
+		for (unsigned i = 0; i < gt.n_spans; i++)
+			groth16_span_add(t, gt.span[i].name, LANE[gt.span[i].lane % 3], gpu->device,
+					 gt.span[i].start_ms, gt.span[i].end_ms);
+		t->spans_dropped += gt.spans_dropped;
+		groth16_span_add(t, "assemble", "host", gpu->device, t0, t1);
 	}
 	return 0;
 }
@@ -195,4 +199,14 @@ int groth16_gpu_ntt(groth16_gpu *gpu, fr_t *v, unsigned log_m, int coset, int re
 int groth16_gpu_vram(groth16_gpu *gpu, size_t *ret_reserved, size_t *ret_free, size_t *ret_budget)
 {
 	return cuzk_gpu_vram(gpu->dev, ret_reserved, ret_free, ret_budget);
+}
+
+int groth16_gpu_index(const groth16_gpu *gpu)
+{
+	return gpu->device;
+}
+
+void *groth16_gpu_handle(groth16_gpu *gpu)
+{
+	return gpu->dev;
 }

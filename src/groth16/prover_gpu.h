@@ -46,6 +46,11 @@ int groth16_gpu_unregister_host(void *ptr, cuzk_error *err);
 int groth16_gpu_ntt(groth16_gpu *gpu, fr_t *v, unsigned log_m, int coset, int reps,
 		    double *ret_device_ms, cuzk_error *err);
 
+/* The device's index, and its handle on the CUDA side (a cuzk_gpu_dev *,
+ * for the adapters of cuda/cuzk_gpu.h only). */
+int groth16_gpu_index(const groth16_gpu *gpu);
+void *groth16_gpu_handle(groth16_gpu *gpu);
+
 /* VRAM figures for logs and status, in bytes. */
 int groth16_gpu_vram(groth16_gpu *gpu, size_t *ret_reserved, size_t *ret_free, size_t *ret_budget);
 

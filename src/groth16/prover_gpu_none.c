@@ -56,3 +56,13 @@ int groth16_gpu_vram(groth16_gpu *gpu, size_t *ret_reserved, size_t *ret_free, s
 {
 	return -CUZK_E_UNSUPPORTED;
 }
+
+int groth16_gpu_index(const groth16_gpu *gpu)
+{
+	return -1;
+}
+
+void *groth16_gpu_handle(groth16_gpu *gpu)
+{
+	return NULL;
+}

@@ -187,27 +187,11 @@ static int qap_rows(fr_t *ret_a, fr_t *ret_b, fr_t *ret_c, const groth16_row_sou
 	return rc;
 }
 
-static void r1cs_row(const void *ctx, size_t k, groth16_row *ret, r1cs_term *scratch)
-{
-	(void)scratch;
-	const r1cs *cs = ctx;
-	const r1cs_matrix *m[3] = { &cs->a, &cs->b, &cs->c };
-	for (int i = 0; i < 3; i++) {
-		ret->terms[i] = m[i]->terms + m[i]->off[k];
-		ret->n[i] = m[i]->off[k + 1] - m[i]->off[k];
-	}
-}
-
-static void rows_of(groth16_row_source *src, const r1cs *cs)
-{
-	*src = (groth16_row_source){ cs->num_constraints, cs->num_inputs, cs->num_aux, r1cs_row, cs };
-}
-
 int groth16_dev_qap_at_tau(fr_t *ret_a, fr_t *ret_b, fr_t *ret_c, const r1cs *cs, const fr_t *tau,
 			   cuzk_error *err)
 {
 	groth16_row_source src;
-	rows_of(&src, cs);
+	groth16_r1cs_rows(&src, cs);
 	return qap_rows(ret_a, ret_b, ret_c, &src, tau, err);
 }
 
@@ -518,7 +502,7 @@ int groth16_dev_setup_insecure_trapdoor(groth16_params *ret, groth16_dev_trapdoo
 					const r1cs *cs, uint64_t seed, cuzk_error *err)
 {
 	groth16_row_source src;
-	rows_of(&src, cs);
+	groth16_r1cs_rows(&src, cs);
 	return groth16_dev_setup_rows(ret, ret_td, &src, seed, NULL, err);
 }
 

@@ -7,7 +7,9 @@
 #
 # 1. cuda/test_gpu_ntt: GPU NTTs (all kinds, 2^1..2^20) and h against the CPU,
 #    with each register-round width of the NTT kernel;
-# 2. the GPU MSM test, if the build has one;
+# 2. the GPU MSM test, if the build has one; the GPU development setup's
+#    parameters == the CPU's (cuda/test_gpu_setup, 2^10..2^16, and
+#    `cuzk setup --backend gpu` == `--backend cpu` for a PoRep-shaped 2^14);
 # 3. for 2^10 .. 2^MAX_LOG constraints (default 18), circuits from the
 #    generator: `cuzk prove --backend gpu --seed N` must write the bytes of
 #    `--backend cpu --seed N`, and the GPU proof must verify;
@@ -60,6 +62,16 @@ done
 for t in "$B"/cuda/msm/test_gpu_msm "$B"/cuda/test_gpu_msm; do
 	[ -x "$t" ] && step "GPU MSM == CPU" msm.log "$t"
 done
+step "GPU dev setup == CPU dev setup (2^10..2^16)" setup.log "$B/cuda/test_gpu_setup" 16
+setup_cli() {
+	d=$OUT/work/setup
+	mkdir -p "$d"
+	for be in cpu gpu; do
+		"$CUZK" setup --shape porep --log-constraints 14 --seed 3 --backend $be --params "$d/$be.params" || return 2
+	done
+	cmp "$d/cpu.params" "$d/gpu.params"
+}
+step "cuzk setup --backend gpu == cpu (porep, 2^14)" setup-cli.log setup_cli
 
 W=$OUT/work
 mkdir -p "$W"
