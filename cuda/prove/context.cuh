@@ -38,6 +38,13 @@ struct srs_resident {
 	size_t n_h = 0, n_l = 0, n_a = 0, n_b_g1 = 0, n_b_g2 = 0;
 };
 
+// A streamed SRS's host arrays, page-locked while the SRS is loaded.
+struct srs_pinned {
+	const void *key = nullptr;
+	void *ptr[5] = {};
+	int n = 0;
+};
+
 // Byte sizes of one proof's working memory.
 struct proof_layout {
 	size_t m = 0;
@@ -73,6 +80,7 @@ struct cuzk_gpu_dev {
 	std::mutex load_mu;                                      // one SRS upload at a time
 	std::mutex mu;                                           // guards everything below
 	std::list<std::shared_ptr<cuzk::srs_resident>> srs;
+	std::list<cuzk::srs_pinned> pinned_srs;                  // streamed SRS sets, page-locked
 	std::vector<std::unique_ptr<cuzk::workspace>> idle;      // workspaces not in use
 	unsigned busy = 0;                                       // workspaces in use
 	unsigned long returned = 0;                              // give_workspace calls so far

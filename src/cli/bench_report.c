@@ -29,7 +29,10 @@ void bench_phase(struct bench_report *b, const char *name, double ms, int exclud
 
 void bench_report_print(const struct bench_report *b)
 {
-	printf("bench %s: backend %s, 2^%u, %u threads", b->bench, b->backend, b->log_size, cuzk_nthreads());
+	printf("bench %s: backend %s", b->bench, b->backend);
+	if (b->log_size)   /* bench load has no size of its own */
+		printf(", 2^%u", b->log_size);
+	printf(", %u threads", cuzk_nthreads());
 	if (b->shape)
 		printf(", shape %s", b->shape);
 	for (size_t i = 0; i < b->n_count; i++)

@@ -32,14 +32,21 @@ static int ctx_new(cli_backend_ctx **ret, cuzk_error *err)
 	return 0;
 }
 
+static void gpu_unpin(cli_backend_ctx *c)
+{
+	for (unsigned i = 0; i < c->n_pinned; i++)
+		groth16_gpu_unregister_host(c->pinned[i], NULL);
+	c->n_pinned = 0;
+	c->witness_pinned = 0;
+}
+
 static void ctx_free(cli_backend_ctx *c)
 {
 	if (!c)
 		return;
 	if (c->have_dom)
 		ntt_domain_free(&c->dom);
-	for (unsigned i = 0; i < c->n_pinned; i++)
-		groth16_gpu_unregister_host(c->pinned[i], NULL);
+	gpu_unpin(c);
 	groth16_gpu_setup_close(c->setup);
 	if (c->gpu)
 		groth16_gpu_close(c->gpu);
@@ -117,6 +124,11 @@ static int gpu_load(cli_backend_ctx *ctx, const groth16_params *p, cuzk_error *e
 	return groth16_gpu_load_params(ctx->gpu, p, err);
 }
 
+static void gpu_unload(cli_backend_ctx *ctx, const groth16_params *p)
+{
+	groth16_gpu_unload_params(ctx->gpu, p);
+}
+
 static int gpu_setup_engine(cli_backend_ctx *ctx, const groth16_setup_engine **ret, cuzk_error *err)
 {
 	int r = ctx->setup ? 0 : groth16_gpu_setup_open(&ctx->setup, ctx->gpu, err);
@@ -140,8 +152,8 @@ static int gpu_ntt_device(cli_backend_ctx *ctx, fr_t *v, unsigned log_m, int cos
 static const struct cli_backend backends[] = {
 	{ .name = "cpu", .open = ctx_new, .close = ctx_free, .prove = cpu_prove,
 	  .msm_g1 = cpu_msm_g1, .msm_g2 = cpu_msm_g2, .ntt = cpu_ntt },
-	{ .name = "gpu", .open = gpu_open, .close = ctx_free, .prove = gpu_prove, .pin = gpu_pin,
-	  .load = gpu_load, .setup_engine = gpu_setup_engine, .ntt = gpu_ntt, .ntt_device = gpu_ntt_device },
+	{ .name = "gpu", .open = gpu_open, .close = ctx_free, .prove = gpu_prove, .pin = gpu_pin, .unpin = gpu_unpin,
+	  .load = gpu_load, .unload = gpu_unload, .setup_engine = gpu_setup_engine, .ntt = gpu_ntt, .ntt_device = gpu_ntt_device },
 };
 
 int cli_backend_find(const struct cli_backend **ret, const char *name, cuzk_error *err)

@@ -36,9 +36,14 @@ struct cli_backend {
 	 * part of the witness is pinned (the caller's promise, `all` = 1 on the
 	 * last call), proofs read it by DMA without staging. */
 	int (*pin)(cli_backend_ctx *ctx, void *ptr, size_t len, int all, cuzk_error *err);
+	/* Lets go of every pinned region (before the memory is freed). */
+	void (*unpin)(cli_backend_ctx *ctx);
 	/* Optional (GPU): makes params ready to prove (uploads the SRS when it
 	 * fits the VRAM budget), so that a benchmark can time that apart. */
 	int (*load)(cli_backend_ctx *ctx, const groth16_params *p, cuzk_error *err);
+	/* Optional (GPU): drops what the device holds of params (its copy,
+	 * the page-locking of a streamed SRS); called before params are freed. */
+	void (*unload)(cli_backend_ctx *ctx, const groth16_params *p);
 	/* Optional: the development setup's engine; absent: the CPU's. */
 	int (*setup_engine)(cli_backend_ctx *ctx, const groth16_setup_engine **ret, cuzk_error *err);
 	/* Optional (GPU): the forward NTT (coset != 0: coset forward) repeated

@@ -264,8 +264,12 @@ static int bench_prove(struct bench_args *a, cuzk_error *err)
 	trace_host(a, "verify", t6, cli_now_ms());
 out:
 	free(proofs);
+	if (a->pin && a->be->unpin)
+		a->be->unpin(a->ctx);
 	if (have_synth)
 		groth16_synth_free(&s);
+	if (have_params && a->be->unload)
+		a->be->unload(a->ctx, &p);
 	if (have_params)
 		groth16_params_free(&p);
 	free(z);
@@ -290,6 +294,7 @@ static int bench_load(struct bench_args *a, cuzk_error *err)
 			r = a->be->load(a->ctx, &p, err);
 			st.upload_ms = cli_now_ms() - t0;
 			trace_host(a, "srs upload", t0, t0 + st.upload_ms);
+			a->be->unload(a->ctx, &p);
 		}
 		groth16_params_free(&p);
 		if (r < 0)

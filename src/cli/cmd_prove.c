@@ -102,6 +102,8 @@ out:
 		cuzk_error ignored;
 		groth16_witness_file_close(&m, &ignored);
 	}
+	if (have_params && be->unload)
+		be->unload(ctx, &p);
 	if (have_params)
 		groth16_params_free(&p);
 	be->close(ctx);

@@ -236,6 +236,11 @@ int groth16_params_alloc(groth16_params *ret, size_t n_ic, size_t n_h, size_t n_
 		void *m = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (m == MAP_FAILED)
 			return cuzk_fail_errno(err, errno, "params: mapping %zu bytes for the points", bytes);
+		/* 2 MiB pages where the kernel allows them (THP "madvise"): a
+		 * 47 GB SRS is then ~22 thousand page faults instead of 11
+		 * million, and the GPU upload walks fewer pages.  Advice only:
+		 * without THP nothing changes. */
+		madvise(m, bytes, MADV_HUGEPAGE);
 		p.storage = m;
 		p.storage_mmapped = 1;
 	} else {
