@@ -91,6 +91,7 @@ typedef struct cuzk_gpu_span {
 
 typedef struct cuzk_gpu_timings {
 	double upload_ms, ntt_ms, msm_h_ms, msm_l_ms, msm_a_ms, msm_b_g1_ms, msm_b_g2_ms, total_ms;
+	unsigned workspace;           /* which working memory (and streams) the proof had */
 	unsigned n_spans, spans_dropped;
 	cuzk_gpu_span span[CUZK_GPU_MAX_SPANS];
 } cuzk_gpu_timings;

@@ -12,7 +12,7 @@
 # /var/tmp/cuzk-porep), never under OUT; it is kept between calls so that
 # `prove` and `capped` reuse what `setup` made.
 #
-# Steps (default: check setup prove capped):
+# Steps (default: check setup prove sector capped):
 #   check   GPU dev setup == CPU dev setup (2^10..2^14, both shapes, and the
 #           CLI at 2^14), then a PoRep-shaped 2^18 proof on the GPU with
 #           its trace, verified;                                  ~1 min
@@ -21,6 +21,10 @@
 #   prove   that file loaded (progress, ms per million points), the SRS
 #           uploaded, 2 partitions from a pinned witness: per-phase table,
 #           both proofs verified, trace-27.json;               ~2-3 min
+#   sector  10 partitions (a 32 GiB sector) from the 2^27 file, two at a
+#           time (--parallel 2: each its own workspace and streams, so one's
+#           upload runs beside the other's NTTs and MSMs); trace-27-sector.json;
+#                                                              ~2-3 min
 #   capped  one partition with CUZK_GPU_VRAM_BUDGET_MB=24576 (SRS streamed
 #           from page-locked host memory; trace-27-24g.json), then 16384
 #           (expected today: a clean VRAM error up front, no CUDA OOM);
@@ -34,7 +38,7 @@ set -u
 B=${1:?usage: scripts/gpu-porep.sh BUILD OUT [STEP...]}
 OUT=${2:?usage: scripts/gpu-porep.sh BUILD OUT [STEP...]}
 shift 2
-STEPS=${*:-check setup prove capped}
+STEPS=${*:-check setup prove sector capped}
 WORK=${WORK:-/var/tmp/cuzk-porep}
 CUZK=$B/src/cli/cuzk
 P27=$WORK/porep27.params
@@ -118,6 +122,13 @@ step_prove() {
 		--pin --partitions 2 --trace "$OUT/trace-27.json" --json "$OUT/prove-27.json"
 }
 
+step_sector() {
+	need_p27 "porep 2^27, 10 partitions" || return
+	run "porep 2^27: 10 partitions, 2 at a time, pinned, verified" sector.log \
+		"$CUZK" bench prove --backend gpu --shape porep --log-constraints 27 --seed 1 --params "$P27" \
+		--pin --partitions 10 --parallel 2 --trace "$OUT/trace-27-sector.json" --json "$OUT/sector-27.json"
+}
+
 step_capped() {
 	need_p27 "porep 2^27, capped VRAM" || return
 	run "porep 2^27, vram budget 24 GiB (SRS streamed), verified" capped.log env CUZK_GPU_VRAM_BUDGET_MB=24576 \
@@ -156,7 +167,7 @@ step_staging() {
 
 for s in $STEPS; do
 	case $s in
-	check | setup | prove | capped | scale | staging) "step_$s" ;;
+	check | setup | prove | sector | capped | scale | staging) "step_$s" ;;
 	*) echo "unknown step $s" >&2; failed=$((failed + 1)) ;;
 	esac
 done

@@ -134,9 +134,10 @@ std::unique_ptr<workspace> cuzk_gpu_dev::take_workspace(size_t bytes)
 		}
 		if (budget->try_reserve(bytes)) {
 			busy++;
+			const unsigned id = workspaces_made++;
 			g.unlock();
 			try {
-				return std::make_unique<workspace>(*budget, bytes);
+				return std::make_unique<workspace>(*budget, bytes, id);
 			} catch (...) {
 				std::lock_guard<std::mutex> g2(mu);
 				busy--;

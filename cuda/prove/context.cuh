@@ -62,8 +62,10 @@ struct workspace {
 	stream_t compute, copy;
 	pinned_mem staging[2];
 	event_t staged[2];
-	workspace(vram_budget &b, size_t bytes)
-	    : mem(b, bytes, "a proof's working memory"), staging{pinned_mem(STAGING_CHUNK), pinned_mem(STAGING_CHUNK)}
+	unsigned id;                  // which of the device's workspaces: names its streams on a timeline
+	workspace(vram_budget &b, size_t bytes, unsigned ws_id)
+	    : mem(b, bytes, "a proof's working memory"), staging{pinned_mem(STAGING_CHUNK), pinned_mem(STAGING_CHUNK)},
+	      id(ws_id)
 	{
 	}
 };
@@ -84,6 +86,7 @@ struct cuzk_gpu_dev {
 	std::vector<std::unique_ptr<cuzk::workspace>> idle;      // workspaces not in use
 	unsigned busy = 0;                                       // workspaces in use
 	unsigned long returned = 0;                              // give_workspace calls so far
+	unsigned workspaces_made = 0;                            // ids of new workspaces
 	std::condition_variable returned_cv;
 
 	// A workspace of at least `bytes`; waits while other proofs hold theirs

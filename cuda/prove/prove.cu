@@ -240,6 +240,7 @@ extern "C" int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, c
 			ws.copy.sync();
 			ws.compute.sync();
 			spans.finish(tm);
+			tm.workspace = ws.id;
 			*t = tm;
 		}
 	});

@@ -15,11 +15,31 @@
 
 using namespace cuzk;
 
+// The double-buffered runs: device memory for two runs of scalars, XYZZ
+// sums and affine points, pinned host buffers and a stream per slot.  Made on
+// the first products and kept for the next ones (a setup makes ~25 calls:
+// pinning ~1 GB of host memory each time would cost seconds).
+struct fixed_base_runs {
+	size_t run;                       // points per run
+	budgeted_mem mem;
+	pinned_mem in[2], res[2];
+	stream_t st[2];
+	event_t done[2];
+	fixed_base_runs(cuzk_gpu_dev *dev, size_t run_points, size_t scalar_bytes, size_t sum_bytes, size_t point_bytes)
+	    : run(run_points),
+	      mem(take_budget(dev, 2 * run_points * (scalar_bytes + sum_bytes + point_bytes), "the setup's products")),
+	      in{pinned_mem(run_points * scalar_bytes), pinned_mem(run_points * scalar_bytes)},
+	      res{pinned_mem(run_points * point_bytes), pinned_mem(run_points * point_bytes)}
+	{
+	}
+};
+
 struct cuzk_gpu_fixed_base {
 	cuzk_gpu_dev *dev = nullptr;
 	bool g2 = false;
 	setup::digit_plan plan{};
 	budgeted_mem table;
+	std::unique_ptr<fixed_base_runs> runs;
 };
 
 namespace {
@@ -69,16 +89,21 @@ void mul_points(cuzk_gpu_fixed_base *fb, const fr_t *k, size_t n, int montgomery
 	cuzk_gpu_dev *dev = fb->dev;
 	device_guard dg(dev->device);
 	const size_t fr = sizeof(fr_t), xz = sizeof(xyzz_t<F>), aff = sizeof(affine_t<F>), per = fr + xz + aff;
-	// Two runs' buffers, halved until they fit what the budget has left.
-	size_t run = std::min(fb->g2 ? RUN_G2 : RUN_G1, n);
-	const size_t room = dev->budget->budget() - dev->budget->reserved();
-	while (run > MIN_RUN && 2 * run * per > room)
-		run /= 2;
-	budgeted_mem mem = take_budget(dev, 2 * run * per, "the setup's products");
-	pinned_mem in[2] = {pinned_mem(run * fr), pinned_mem(run * fr)};
-	pinned_mem res[2] = {pinned_mem(run * aff), pinned_mem(run * aff)};
-	stream_t st[2];
-	event_t done[2];
+	if (!fb->runs) {
+		// Two runs' buffers, halved until they fit what the budget has left.
+		size_t want = fb->g2 ? RUN_G2 : RUN_G1;
+		const size_t room = dev->budget->budget() - dev->budget->reserved();
+		while (want > MIN_RUN && 2 * want * per > room)
+			want /= 2;
+		fb->runs = std::make_unique<fixed_base_runs>(dev, want, fr, xz, aff);
+	}
+	fixed_base_runs &R = *fb->runs;
+	const size_t run = std::min(R.run, n);
+	pinned_mem *in = R.in, *res = R.res;
+	stream_t *st = R.st;
+	event_t *done = R.done;
+	st[0].sync();   // nothing of a failed call before may still use the buffers
+	st[1].sync();
 	const auto *table = fb->table.as<const affine_t<F>>();
 	const size_t runs = (n + run - 1) / run;
 	auto len_of = [&](size_t r) { return std::min(run, n - r * run); };
@@ -97,10 +122,10 @@ void mul_points(cuzk_gpu_fixed_base *fb, const fr_t *k, size_t n, int montgomery
 	for (size_t r = 0; r < runs; r++) {
 		const int slot = (int)(r & 1);
 		const size_t len = len_of(r);
-		char *base = mem.as<char>() + slot * run * per;
+		char *base = R.mem.as<char>() + slot * R.run * per;
 		fr_t *dk = reinterpret_cast<fr_t *>(base);
-		auto *dx = reinterpret_cast<xyzz_t<F> *>(base + run * fr);
-		auto *da = reinterpret_cast<affine_t<F> *>(base + run * (fr + xz));
+		auto *dx = reinterpret_cast<xyzz_t<F> *>(base + R.run * fr);
+		auto *da = reinterpret_cast<affine_t<F> *>(base + R.run * (fr + xz));
 		// This slot's previous run (r - 2) was delivered in the last pass.
 		memcpy(in[slot].get(), k + r * run, len * fr);
 		CUDA_OK(cudaMemcpyAsync(dk, in[slot].get(), len * fr, cudaMemcpyHostToDevice, st[slot]));

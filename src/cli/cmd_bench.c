@@ -9,6 +9,7 @@
  *   msm:   one G1 (or G2) MSM of 2^K points with uniform scalars;
  *   ntt:   one forward NTT of 2^K scalars.
  * Backends come from cli_backend.h: a new one needs no change here. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,6 +39,7 @@ struct bench_args {
 	int inputs_given;
 	uint64_t runs;             /* prove: best of this many proofs (or sectors) */
 	uint64_t partitions;       /* prove: partitions per run, the same witness each */
+	uint64_t parallel;         /* prove: partitions proved at once, each on its own thread */
 	enum gencircuit_shape shape;
 	const char *params_path;   /* prove: load these instead of the dev setup; load: the file */
 	unsigned params_checks;
@@ -156,6 +158,71 @@ static void report_proofs(struct bench_args *a, const groth16_timings *sum, doub
 		bench_phase(&a->rep, "all partitions wall", wall, 0);
 }
 
+struct prove_job {
+	struct bench_args *a;
+	const groth16_params *p;
+	const groth16_witness_view *w;
+	groth16_proof *proofs;
+	groth16_timings *tms;
+	unsigned thread;
+	int rc;
+	cuzk_error err;
+};
+
+/* Partitions thread, thread + parallel, ... of one run. */
+static void *prove_some(void *arg)
+{
+	struct prove_job *j = arg;
+	struct bench_args *a = j->a;
+	for (uint64_t part = j->thread; part < a->partitions && j->rc == 0; part += a->parallel) {
+		fr_t rr, ss;
+		groth16_seeded_rs(&rr, &ss, a->seed, (unsigned)part);
+		memset(&j->tms[part], 0, sizeof(j->tms[part]));
+		j->rc = a->be->prove(a->ctx, j->p, j->w, &rr, &ss, &j->proofs[part], &j->tms[part], &j->err);
+		if (j->rc)
+			cuzk_error_prefix(&j->err, "partition %llu", (unsigned long long)part);
+	}
+	return NULL;
+}
+
+/* Every partition of one run: one after the other, or --parallel N at once
+ * (on a GPU each has its own working memory and streams, so the upload of
+ * one runs beside the NTTs and MSMs of another). */
+static int prove_partitions(struct bench_args *a, const groth16_params *p, const groth16_witness_view *w,
+			    groth16_proof *proofs, groth16_timings *tms, cuzk_error *err)
+{
+	unsigned n = (unsigned)(a->parallel < a->partitions ? a->parallel : a->partitions);
+	struct prove_job *jobs = calloc(n, sizeof(*jobs));
+	pthread_t *th = calloc(n, sizeof(*th));
+	if (!jobs || !th) {
+		free(jobs);
+		free(th);
+		return cuzk_fail(err, CUZK_E_NOMEM, "bench: out of memory for %u provers", n);
+	}
+	unsigned started = 0;
+	for (unsigned t = 0; t < n; t++) {
+		jobs[t] = (struct prove_job){ a, p, w, proofs, tms, t, 0, { 0, "" } };
+		if (t == 0)
+			continue;   /* the calling thread is the first prover */
+		int e = pthread_create(&th[t], NULL, prove_some, &jobs[t]);
+		if (e) {
+			jobs[t].rc = cuzk_fail_errno(&jobs[t].err, e, "bench: starting prover thread %u", t);
+			break;
+		}
+		started = t;
+	}
+	prove_some(&jobs[0]);
+	for (unsigned t = 1; t <= started; t++)
+		pthread_join(th[t], NULL);
+	int r = 0;
+	for (unsigned t = 0; t < n && r == 0; t++)
+		if ((r = jobs[t].rc) && err)
+			*err = jobs[t].err;
+	free(jobs);
+	free(th);
+	return r;
+}
+
 static int bench_prove(struct bench_args *a, cuzk_error *err)
 {
 	gencircuit_spec spec = { .log_constraints = a->log_size, .seed = a->seed, .shape = a->shape,
@@ -178,6 +245,8 @@ static int bench_prove(struct bench_args *a, cuzk_error *err)
 	bench_count(&a->rep, "aux", na);
 	if (a->partitions > 1)
 		bench_count(&a->rep, "partitions", a->partitions);
+	if (a->parallel > 1)
+		bench_count(&a->rep, "parallel", a->parallel);
 
 	groth16_params p;
 	groth16_synth s;
@@ -217,37 +286,32 @@ static int bench_prove(struct bench_args *a, cuzk_error *err)
 		trace_host(a, "srs upload", t4, cli_now_ms());
 	}
 
-	if (!(proofs = calloc(a->partitions, sizeof(*proofs)))) {
+	groth16_timings *tms = calloc(a->partitions, sizeof(*tms));
+	if (!(proofs = calloc(a->partitions, sizeof(*proofs))) || !tms) {
+		free(tms);
 		r = cuzk_fail(err, CUZK_E_NOMEM, "bench: no memory for %llu proofs", (unsigned long long)a->partitions);
 		goto out;
 	}
 	/* Best of a->runs: the run with the least wall time, phases and all. */
-	groth16_timings best = { 0 }, *tr = malloc(sizeof(*tr));
+	groth16_timings best = { 0 };
 	double best_wall = 0, best_cpu = 0;
-	if (!tr) {
-		r = cuzk_fail(err, CUZK_E_NOMEM, "bench: out of memory");
-		goto out;
-	}
 	for (uint64_t run = 0; run < a->runs && r == 0; run++) {
 		groth16_timings sum = { 0 };
 		double ci = cli_cpu_ms(), ti = cli_now_ms();
-		for (uint64_t part = 0; part < a->partitions && r == 0; part++) {
-			fr_t rr, ss;
-			groth16_seeded_rs(&rr, &ss, a->seed, (unsigned)part);
-			memset(tr, 0, sizeof(*tr));
-			r = a->be->prove(a->ctx, &p, &w, &rr, &ss, &proofs[part], tr, err);
-			if (r == 0 && a->trace)
-				r = groth16_trace_add_proof(a->trace, tr, (unsigned)part, NULL, err);
-			add_timings(&sum, tr);
-		}
+		r = prove_partitions(a, &p, &w, proofs, tms, err);
 		double to = cli_now_ms(), co = cli_cpu_ms();
+		for (uint64_t part = 0; part < a->partitions && r == 0; part++) {
+			add_timings(&sum, &tms[part]);
+			if (a->trace)
+				r = groth16_trace_add_proof(a->trace, &tms[part], (unsigned)part, NULL, err);
+		}
 		if (r == 0 && (run == 0 || to - ti < best_wall)) {
 			best = sum;
 			best_wall = to - ti;
 			best_cpu = co - ci;
 		}
 	}
-	free(tr);
+	free(tms);
 	if (r < 0)
 		goto out;
 	if (a->runs > 1)
@@ -426,7 +490,7 @@ static int run(int argc, char **argv, cuzk_error *err)
 			which = i;
 	const char *backend_s = NULL, *log_s = NULL, *inputs_s = NULL, *seed_s = NULL, *json_path = NULL;
 	const char *g2_s = NULL, *coset_s = NULL, *runs_s = NULL, *shape_s = NULL, *params_s = NULL;
-	const char *check_s = NULL, *partitions_s = NULL, *pin_s = NULL, *trace_s = NULL;
+	const char *check_s = NULL, *partitions_s = NULL, *pin_s = NULL, *trace_s = NULL, *parallel_s = NULL;
 	struct cli_option opts[] = {
 		{ "backend", "cpu|gpu", &backend_s, "which backend (default cpu); gpu: the dev setup too" },
 		{ "log-constraints", "K", &log_s, "prove: a domain of 2^K" },
@@ -436,6 +500,7 @@ static int run(int argc, char **argv, cuzk_error *err)
 		{ "params", "FILE", &params_s, "prove: load these parameters instead of the dev setup; load: the file" },
 		{ "params-check", "all|curve|none", &check_s, "prove, load: checks of the query points (default curve)" },
 		{ "partitions", "N", &partitions_s, "prove: N partitions (the same witness) per run (default 1)" },
+		{ "parallel", "N", &parallel_s, "prove: prove N partitions at once, each on its own thread (default 1)" },
 		{ "pin", NULL, &pin_s, "prove: page-lock the witness, so the GPU reads it by DMA" },
 		{ "trace", "FILE", &trace_s, "prove, load: a Chrome trace-event timeline (Perfetto)" },
 		{ "g2", NULL, &g2_s, "msm: G2 instead of G1" },
@@ -454,7 +519,7 @@ static int run(int argc, char **argv, cuzk_error *err)
 		return r;
 	if (benches[which].size_option && (r = cli_require(benches[which].size_option, log_s, err)) < 0)
 		return r;
-	struct bench_args a = { .seed = 1, .runs = 1, .partitions = 1, .params_path = params_s,
+	struct bench_args a = { .seed = 1, .runs = 1, .partitions = 1, .parallel = 1, .params_path = params_s,
 				.pin = pin_s != NULL, .g2 = g2_s != NULL, .coset = coset_s != NULL };
 	uint64_t log_k = 0;
 	a.inputs_given = inputs_s != NULL;
@@ -463,6 +528,7 @@ static int run(int argc, char **argv, cuzk_error *err)
 	    (r = cli_parse_u64("inputs", inputs_s, 0, UINT32_MAX, &a.inputs, err)) < 0 ||
 	    (r = cli_parse_u64("runs", runs_s, 1, 1000, &a.runs, err)) < 0 ||
 	    (r = cli_parse_u64("partitions", partitions_s, 1, 1000, &a.partitions, err)) < 0 ||
+	    (r = cli_parse_u64("parallel", parallel_s, 1, 16, &a.parallel, err)) < 0 ||
 	    (r = cli_parse_u64("seed", seed_s, 0, UINT64_MAX, &a.seed, err)) < 0 ||
 	    (r = gencircuit_shape_parse(&a.shape, shape_s, err)) < 0 ||
 	    (r = cli_parse_params_check(check_s, &a.params_checks, err)) < 0 ||
@@ -492,7 +558,7 @@ const struct cli_command cli_cmd_bench = {
 	.name = "bench",
 	.summary = "time a proof (per phase), an MSM, an NTT or loading parameters on a backend",
 	.usage = "prove --backend cpu|gpu --log-constraints K [--shape basic|porep] [--params FILE]\n"
-		 "                   [--partitions N] [--pin] [--runs N] [--trace FILE] [--json FILE]\n"
+		 "                   [--partitions N] [--parallel N] [--pin] [--runs N] [--trace FILE] [--json FILE]\n"
 		 "       cuzk bench msm|ntt --backend cpu|gpu --log-size K [--g2] [--coset] [--json FILE]\n"
 		 "       cuzk bench load --params FILE [--backend cpu|gpu] [--params-check all|curve|none] [--runs N]",
 	.run = run,

@@ -163,12 +163,20 @@ int groth16_gpu_prove(groth16_gpu *gpu, const groth16_params *p, const groth16_w
 		t->msm_b_g2_ms = gt.msm_b_g2_ms;
 		t->assemble_ms = t1 - t0;
 		t->total_ms = gt.total_ms + t->assemble_ms;
-		static const char *const LANE[] = { "copy", "compute", "host" };
+		/* Proofs side by side use other workspaces, with their own streams:
+		 * each its own tracks (the fifth and later share the fourth's). */
+		static const char *const LANE[4][3] = {
+			{ "copy", "compute", "host" },
+			{ "copy (2nd workspace)", "compute (2nd workspace)", "host (2nd workspace)" },
+			{ "copy (3rd workspace)", "compute (3rd workspace)", "host (3rd workspace)" },
+			{ "copy (4th+ workspace)", "compute (4th+ workspace)", "host (4th+ workspace)" },
+		};
+		const char *const *lane = LANE[gt.workspace < 3 ? gt.workspace : 3];
 		for (unsigned i = 0; i < gt.n_spans; i++)
-			groth16_span_add(t, gt.span[i].name, LANE[gt.span[i].lane % 3], gpu->device,
+			groth16_span_add(t, gt.span[i].name, lane[gt.span[i].lane % 3], gpu->device,
 					 gt.span[i].start_ms, gt.span[i].end_ms);
 		t->spans_dropped += gt.spans_dropped;
-		groth16_span_add(t, "assemble", "host", gpu->device, t0, t1);
+		groth16_span_add(t, "assemble", lane[CUZK_GPU_LANE_HOST], gpu->device, t0, t1);
 	}
 	return 0;
 }

@@ -67,6 +67,16 @@ else
 	echo "SKIP: node is not installed: the trace is not parsed"
 fi
 
+expect 0 "bench prove --partitions 3 --parallel 2 (each verified)" "$cuzk" bench prove --shape porep \
+	--log-constraints 11 --partitions 3 --parallel 2 --trace "$w/t2.json"
+grep -q 'parallel 2' "$work/out" && pass "  reports the parallelism" || fail "  no 'parallel 2'"
+if command -v node >/dev/null 2>&1; then
+	expect 0 "its trace has all three partitions" node -e '
+		const t = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+		const parts = new Set(t.traceEvents.filter((e) => e.name === "assemble").map((e) => e.args.partition));
+		if (parts.size !== 3) { console.error("partitions: " + [...parts]); process.exit(1); }' "$w/t2.json"
+fi
+
 echo "== loading parameters"
 expect 0 "bench load --runs 2" "$cuzk" bench load --params "$w/p.params" --runs 2 --json "$w/l.json"
 grep -q '^load ms per million points' "$work/out" && grep -q '"points": [0-9]' "$w/l.json" &&
