@@ -25,18 +25,6 @@ static int same_params(const groth16_params *a, const groth16_params *b)
 	       memcmp(&a->vk.delta_g2, &b->vk.delta_g2, sizeof(g2_aff_t)) == 0;
 }
 
-static int same_files(const char *x, const char *y)
-{
-	file_map a, b;
-	cuzk_error err;
-	REQUIRE(file_map_open(&a, x, &err) == 0);
-	REQUIRE(file_map_open(&b, y, &err) == 0);
-	int same = a.len == b.len && memcmp(a.buf, b.buf, a.len) == 0;
-	file_map_close(&a);
-	file_map_close(&b);
-	return same;
-}
-
 static void check(groth16_gpu *gpu, unsigned k, enum gencircuit_shape shape)
 {
 	gencircuit_spec spec = { k, gencircuit_default_inputs(shape), 100 + k, shape };
@@ -65,7 +53,7 @@ static void check(groth16_gpu *gpu, unsigned k, enum gencircuit_shape shape)
 	REQUIRE(groth16_params_write(&cpu, cpu_path, &err) == 0);
 	rc = groth16_dev_setup_rows_write(gpu_path, &rows, 7, &gpu_opts, NULL, &err);
 	CHECK_MSG(rc == 0, "%s 2^%u: GPU setup to a file: %s", gencircuit_shape_name(shape), k, err.msg);
-	CHECK_MSG(rc || same_files(cpu_path, gpu_path), "%s 2^%u: the GPU's parameter file differs",
+	CHECK_MSG(rc || test_same_files(cpu_path, gpu_path), "%s 2^%u: the GPU's parameter file differs",
 		  gencircuit_shape_name(shape), k);
 	printf("%s 2^%u: %zu + %zu + %zu + %zu G1 and %zu G2 points: GPU == CPU\n", gencircuit_shape_name(shape), k,
 	       cpu.n_h, cpu.n_l, cpu.n_a, cpu.n_b_g1, cpu.n_b_g2);

@@ -12,18 +12,6 @@
 #include "groth16/setup.h"
 #include "groth16/test_files.h"
 
-static int same_files(const char *a, const char *b)
-{
-	file_map x, y;
-	cuzk_error err;
-	REQUIRE(file_map_open(&x, a, &err) == 0);
-	REQUIRE(file_map_open(&y, b, &err) == 0);
-	int same = x.len == y.len && memcmp(x.buf, y.buf, x.len) == 0;
-	file_map_close(&x);
-	file_map_close(&y);
-	return same;
-}
-
 struct progress {
 	uint64_t last, total;
 	unsigned calls;
@@ -59,7 +47,7 @@ static void check_streamed(unsigned k, size_t ni, enum gencircuit_shape shape)
 
 	groth16_vk vk;
 	REQUIRE(groth16_dev_setup_rows_write(file_path, &rows, 21, NULL, &vk, &err) == 0);
-	CHECK_MSG(same_files(mem_path, file_path), "%s 2^%u: streamed parameters differ",
+	CHECK_MSG(test_same_files(mem_path, file_path), "%s 2^%u: streamed parameters differ",
 		  gencircuit_shape_name(shape), k);
 	CHECK(vk.n_ic == ni && memcmp(vk.ic, p.vk.ic, ni * sizeof(g1_aff_t)) == 0);
 	CHECK(memcmp(&vk.delta_g2, &p.vk.delta_g2, sizeof(g2_aff_t)) == 0);
