@@ -54,9 +54,12 @@ typedef struct cuzk_gpu_srs {
 } cuzk_gpu_srs;
 
 /* Uploads the SRS once if it fits the budget together with one proof's
- * working memory; *ret_resident says whether it did (otherwise proofs stream
- * the points in double-buffered batches).  Idempotent per key.  Returns 0,
- * or a negative code when the device fails. */
+ * working memory (through pinned staging buffers); *ret_resident says
+ * whether it did.  Otherwise proofs stream the points in double-buffered
+ * batches, and the host arrays are page-locked here (until unload or close)
+ * so that those batches are asynchronous copies beside the MSMs: the caller
+ * must unload before it frees them.  Idempotent per key.  Returns 0, or a
+ * negative code when the device fails. */
 int cuzk_gpu_load_srs(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, int *ret_resident, char *err,
 		      size_t errlen);
 void cuzk_gpu_unload_srs(cuzk_gpu_dev *dev, const void *key);
