@@ -23,7 +23,9 @@ int groth16_gpu_open(groth16_gpu **ret, int device, size_t vram_budget, cuzk_err
 void groth16_gpu_close(groth16_gpu *gpu);
 
 /* Makes params resident on the device when they fit the budget (otherwise
- * proofs stream them).  Idempotent per params object; proving calls it too. */
+ * proofs stream them, and their host memory stays page-locked until
+ * groth16_gpu_unload_params or close: unload before freeing params).
+ * Idempotent per params object; proving calls it too. */
 int groth16_gpu_load_params(groth16_gpu *gpu, const groth16_params *p, cuzk_error *err);
 void groth16_gpu_unload_params(groth16_gpu *gpu, const groth16_params *p);
 
