@@ -54,9 +54,12 @@ typedef struct cuzk_gpu_srs {
 } cuzk_gpu_srs;
 
 /* Uploads the SRS once if it fits the budget together with one proof's
- * working memory; *ret_resident says whether it did (otherwise proofs stream
- * the points in double-buffered batches).  Idempotent per key.  Returns 0,
- * or a negative code when the device fails. */
+ * working memory (through pinned staging buffers); *ret_resident says
+ * whether it did.  Otherwise proofs stream the points in double-buffered
+ * batches, and the host arrays are page-locked here (until unload or close)
+ * so that those batches are asynchronous copies beside the MSMs: the caller
+ * must unload before it frees them.  Idempotent per key.  Returns 0, or a
+ * negative code when the device fails. */
 int cuzk_gpu_load_srs(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, int *ret_resident, char *err,
 		      size_t errlen);
 void cuzk_gpu_unload_srs(cuzk_gpu_dev *dev, const void *key);
@@ -79,8 +82,23 @@ typedef struct cuzk_gpu_sums {
 	uint64_t b_g2[36];                        /* G2: X, Y, Z of 12 limbs */
 } cuzk_gpu_sums;
 
+/* One phase on one stream, timed by CUDA events and placed on the host's
+ * CLOCK_MONOTONIC (milliseconds): the proof's first event is recorded on
+ * an idle stream right after the host reads the clock, and every other
+ * event is measured from it.  name is a static string. */
+enum cuzk_gpu_lane { CUZK_GPU_LANE_COPY, CUZK_GPU_LANE_COMPUTE, CUZK_GPU_LANE_HOST };
+typedef struct cuzk_gpu_span {
+	const char *name;
+	int lane;                     /* enum cuzk_gpu_lane */
+	double start_ms, end_ms;
+} cuzk_gpu_span;
+#define CUZK_GPU_MAX_SPANS 240
+
 typedef struct cuzk_gpu_timings {
 	double upload_ms, ntt_ms, msm_h_ms, msm_l_ms, msm_a_ms, msm_b_g1_ms, msm_b_g2_ms, total_ms;
+	unsigned workspace;           /* which working memory (and streams) the proof had */
+	unsigned n_spans, spans_dropped;
+	cuzk_gpu_span span[CUZK_GPU_MAX_SPANS];
 } cuzk_gpu_timings;
 
 /* H by NTTs and the five MSMs for one partition.  The caller has checked the
@@ -126,6 +144,32 @@ int cuzk_gpu_ntt(cuzk_gpu_dev *dev, void *data, unsigned log_n, int kind, int re
  * device time of the NTT part. */
 int cuzk_gpu_compute_h(cuzk_gpu_dev *dev, void *h_out, const void *a, const void *b, const void *c,
 		       size_t n, int montgomery, double *ret_ms, char *err, size_t errlen);
+
+/* The development setup's fixed-base products k_i·G on the device.
+ *
+ * table: the host's fixed-base table for G (src/groth16/fixed_base.h) with
+ * windows of c bits: entry w·2^(c-1) + d - 1 is d·2^(w·c)·G, affine, for
+ * w < floor(255/c) + 1 and 1 <= d <= 2^(c-1); the device cuts scalars into
+ * signed digits the same way (src/groth16/scalar_digits.h).  g2 selects G2
+ * points (192 B) instead of G1 (96 B).  Open returns 0, -CUZK_GPU_E_INVAL
+ * (c outside 2..20), -CUZK_GPU_E_VRAM, -CUZK_GPU_E_GPU. */
+typedef struct cuzk_gpu_fixed_base cuzk_gpu_fixed_base;
+int cuzk_gpu_fixed_base_open(cuzk_gpu_dev *dev, cuzk_gpu_fixed_base **ret, int g2, const void *table, unsigned c,
+			     char *err, size_t errlen);
+void cuzk_gpu_fixed_base_close(cuzk_gpu_fixed_base *fb);
+
+/* Hands a run of finished points over (pinned memory, reused after the
+ * call); returns 0, or a negative code that stops the products. */
+typedef int (*cuzk_gpu_points_fn)(void *ctx, const void *points, size_t n);
+
+/* k[i]·G for i < n (host scalars, Montgomery form unless montgomery = 0),
+ * affine in the host layout (infinity all-zero), into out (n points) when
+ * out != NULL, otherwise to emit in order, in runs, while the device goes
+ * on with the next run.  Device memory comes from the budget (two runs of
+ * scalars, XYZZ sums and affine points).  Returns 0, emit's code, or
+ * -CUZK_GPU_E_VRAM / -CUZK_GPU_E_GPU. */
+int cuzk_gpu_fixed_base_mul(cuzk_gpu_fixed_base *fb, const void *scalars, size_t n, int montgomery, void *out,
+			    cuzk_gpu_points_fn emit, void *emit_ctx, char *err, size_t errlen);
 
 /* Page-locks host memory for DMA (read_only: cudaHostRegisterReadOnly). */
 int cuzk_gpu_host_register(void *ptr, size_t len, int read_only, char *err, size_t errlen);

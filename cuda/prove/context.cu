@@ -9,6 +9,7 @@
 
 #include "msm/msm.cuh"
 #include "prove/density.cuh"
+#include "prove/srs_host.cuh"
 
 using namespace cuzk;
 
@@ -133,9 +134,10 @@ std::unique_ptr<workspace> cuzk_gpu_dev::take_workspace(size_t bytes)
 		}
 		if (budget->try_reserve(bytes)) {
 			busy++;
+			const unsigned id = workspaces_made++;
 			g.unlock();
 			try {
-				return std::make_unique<workspace>(*budget, bytes);
+				return std::make_unique<workspace>(*budget, bytes, id);
 			} catch (...) {
 				std::lock_guard<std::mutex> g2(mu);
 				busy--;
@@ -226,6 +228,8 @@ extern "C" void cuzk_gpu_close(cuzk_gpu_dev *dev)
 	if (!dev)
 		return;
 	cudaSetDevice(dev->device);
+	for (const srs_pinned &s : dev->pinned_srs)
+		unpin_host_srs(s.ptr, s.n);
 	delete dev;
 }
 
@@ -246,10 +250,21 @@ extern "C" int cuzk_gpu_vram(cuzk_gpu_dev *dev, size_t *ret_reserved, size_t *re
 
 namespace {
 
-void copy_points(void *dst, const void *src, size_t bytes)
+// A streamed SRS: its host arrays are page-locked once, so that each batch
+// is a true asynchronous copy that overlaps the MSM of the batch before.
+void pin_streamed(cuzk_gpu_dev *dev, const cuzk_gpu_srs *p)
 {
-	if (bytes)
-		CUDA_OK(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));
+	{
+		std::lock_guard<std::mutex> g(dev->mu);
+		for (const srs_pinned &s : dev->pinned_srs)
+			if (s.key == p->key)
+				return;
+	}
+	srs_pinned s;
+	s.key = p->key;
+	s.n = pin_host_srs(p, s.ptr);
+	std::lock_guard<std::mutex> g(dev->mu);
+	dev->pinned_srs.push_back(s);
 }
 
 } // namespace
@@ -277,23 +292,29 @@ extern "C" int cuzk_gpu_load_srs(cuzk_gpu_dev *dev, const cuzk_gpu_srs *p, int *
 		const size_t srs_bytes = o;
 		// Resident only if one proof's working memory still fits beside it.
 		const size_t m = p->n_h + 1;
-		if (dev->never_resident)
+		if (dev->never_resident) {
+			pin_streamed(dev, p);
 			return;
+		}
 		const proof_layout L = plan_proof(m, p->num_inputs, p->n_l, p->n_a, p->n_b_g1, 0);
 		const size_t tmp_bytes = align_up(p->n_h * G1_AFF_BYTES);   // h before its permutation
 		const size_t room = dev->budget->budget() - dev->budget->reserved();
-		if (room < srs_bytes + std::max(L.total, tmp_bytes) || !dev->budget->try_reserve(srs_bytes))
-			return;   // streamed instead
+		if (room < srs_bytes + std::max(L.total, tmp_bytes) || !dev->budget->try_reserve(srs_bytes)) {
+			pin_streamed(dev, p);   // streamed instead
+			return;
+		}
 		auto s = std::make_shared<srs_resident>();
 		s->key = p->key;
 		s->mem = budgeted_mem(*dev->budget, srs_bytes, "the resident SRS");
 		char *base = s->mem.as<char>();
+		staged_uploader up;
 		{
 			budgeted_mem tmp;
 			if (!dev->budget->try_reserve(tmp_bytes))
 				gpu_fail(CUZK_GPU_E_VRAM, "SRS load: no room for the h permutation");
 			tmp = budgeted_mem(*dev->budget, tmp_bytes, "the SRS h permutation");
-			copy_points(tmp.get(), p->h, p->n_h * G1_AFF_BYTES);
+			up.copy(tmp.get(), p->h, p->n_h * G1_AFF_BYTES);
+			up.finish();
 			if (p->n_h) {
 				const unsigned log_m = log2_ceil(m);
 				const unsigned blocks = (unsigned)std::min<size_t>((p->n_h + 255) / 256, 65535);
@@ -304,10 +325,11 @@ extern "C" int cuzk_gpu_load_srs(cuzk_gpu_dev *dev, const cuzk_gpu_srs *p, int *
 				st.sync();
 			}
 		}
-		copy_points(base + ol, p->l, p->n_l * G1_AFF_BYTES);
-		copy_points(base + oa, p->a, p->n_a * G1_AFF_BYTES);
-		copy_points(base + ob1, p->b_g1, p->n_b_g1 * G1_AFF_BYTES);
-		copy_points(base + ob2, p->b_g2, p->n_b_g2 * G2_AFF_BYTES);
+		up.copy(base + ol, p->l, p->n_l * G1_AFF_BYTES);
+		up.copy(base + oa, p->a, p->n_a * G1_AFF_BYTES);
+		up.copy(base + ob1, p->b_g1, p->n_b_g1 * G1_AFF_BYTES);
+		up.copy(base + ob2, p->b_g2, p->n_b_g2 * G2_AFF_BYTES);
+		up.finish();
 		s->h = base + oh;
 		s->l = base + ol;
 		s->a = base + oa;
@@ -329,6 +351,13 @@ extern "C" void cuzk_gpu_unload_srs(cuzk_gpu_dev *dev, const void *key)
 	std::lock_guard<std::mutex> g(dev->mu);
 	// A proof still using it holds a shared_ptr; the memory goes when it ends.
 	dev->srs.remove_if([&](const std::shared_ptr<srs_resident> &s) { return s->key == key; });
+	// A streamed one is unloaded only when no proof uses it (the caller's
+	// rule), so its host pages can be let go now.
+	dev->pinned_srs.remove_if([&](const srs_pinned &s) {
+		if (s.key == key)
+			unpin_host_srs(s.ptr, s.n);
+		return s.key == key;
+	});
 }
 
 extern "C" int cuzk_gpu_host_register(void *ptr, size_t len, int read_only, char *err, size_t errlen)
@@ -347,18 +376,13 @@ extern "C" int cuzk_gpu_host_unregister(void *ptr, char *err, size_t errlen)
 	return gpu_entry(err, errlen, [&] { CUDA_OK(cudaHostUnregister(ptr)); });
 }
 
-namespace {
-
-// Device memory for a test or benchmark entry, reserved in the budget.
-budgeted_mem take(cuzk_gpu_dev *dev, size_t bytes, const char *what)
+budgeted_mem cuzk::take_budget(cuzk_gpu_dev *dev, size_t bytes, const char *what)
 {
 	if (!dev->budget->try_reserve(bytes))
 		gpu_fail(CUZK_GPU_E_VRAM, "%s needs %zu MiB but only %zu MiB of the budget are free", what,
 			 bytes >> 20, (dev->budget->budget() - dev->budget->reserved()) >> 20);
 	return budgeted_mem(*dev->budget, bytes, what);
 }
-
-} // namespace
 
 extern "C" int cuzk_gpu_ntt(cuzk_gpu_dev *dev, void *data, unsigned log_n, int kind, int reps, double *ret_ms,
 			    char *err, size_t errlen)
@@ -370,7 +394,7 @@ extern "C" int cuzk_gpu_ntt(cuzk_gpu_dev *dev, void *data, unsigned log_n, int k
 			gpu_fail(CUZK_GPU_E_INVAL, "NTT kind %d is unknown", kind);
 		device_guard dg(dev->device);
 		const size_t bytes = sizeof(fr_t) << log_n;
-		budgeted_mem in = take(dev, bytes, "NTT input"), out = take(dev, bytes, "NTT output");
+		budgeted_mem in = take_budget(dev, bytes, "NTT input"), out = take_budget(dev, bytes, "NTT output");
 		stream_t s;
 		CUDA_OK(cudaMemcpyAsync(in.get(), data, bytes, cudaMemcpyHostToDevice, s));
 		std::vector<float> times;
@@ -399,7 +423,7 @@ extern "C" int cuzk_gpu_compute_h(cuzk_gpu_dev *dev, void *h_out, const void *a,
 			gpu_fail(CUZK_GPU_E_INVAL, "h of %zu constraints: the domain must be 2^1..2^%u", n, NTT_LOG_MAX);
 		device_guard dg(dev->device);
 		const size_t m = (size_t)1 << log_m, bytes = m * sizeof(fr_t);
-		budgeted_mem buf = take(dev, 4 * bytes, "h computation");
+		budgeted_mem buf = take_budget(dev, 4 * bytes, "h computation");
 		fr_t *da = buf.as<fr_t>(), *db = da + m, *dc = db + m, *dh = dc + m;
 		stream_t s;
 		const void *src[3] = {a, b, c};

@@ -38,6 +38,13 @@ struct srs_resident {
 	size_t n_h = 0, n_l = 0, n_a = 0, n_b_g1 = 0, n_b_g2 = 0;
 };
 
+// A streamed SRS's host arrays, page-locked while the SRS is loaded.
+struct srs_pinned {
+	const void *key = nullptr;
+	void *ptr[5] = {};
+	int n = 0;
+};
+
 // Byte sizes of one proof's working memory.
 struct proof_layout {
 	size_t m = 0;
@@ -55,8 +62,10 @@ struct workspace {
 	stream_t compute, copy;
 	pinned_mem staging[2];
 	event_t staged[2];
-	workspace(vram_budget &b, size_t bytes)
-	    : mem(b, bytes, "a proof's working memory"), staging{pinned_mem(STAGING_CHUNK), pinned_mem(STAGING_CHUNK)}
+	unsigned id;                  // which of the device's workspaces: names its streams on a timeline
+	workspace(vram_budget &b, size_t bytes, unsigned ws_id)
+	    : mem(b, bytes, "a proof's working memory"), staging{pinned_mem(STAGING_CHUNK), pinned_mem(STAGING_CHUNK)},
+	      id(ws_id)
 	{
 	}
 };
@@ -73,9 +82,11 @@ struct cuzk_gpu_dev {
 	std::mutex load_mu;                                      // one SRS upload at a time
 	std::mutex mu;                                           // guards everything below
 	std::list<std::shared_ptr<cuzk::srs_resident>> srs;
+	std::list<cuzk::srs_pinned> pinned_srs;                  // streamed SRS sets, page-locked
 	std::vector<std::unique_ptr<cuzk::workspace>> idle;      // workspaces not in use
 	unsigned busy = 0;                                       // workspaces in use
 	unsigned long returned = 0;                              // give_workspace calls so far
+	unsigned workspaces_made = 0;                            // ids of new workspaces
 	std::condition_variable returned_cv;
 
 	// A workspace of at least `bytes`; waits while other proofs hold theirs
@@ -86,6 +97,10 @@ struct cuzk_gpu_dev {
 };
 
 namespace cuzk {
+
+// Device memory for one call (a test, a benchmark, the setup), reserved in
+// the budget; CUZK_GPU_E_VRAM naming `what` when it does not fit.
+budgeted_mem take_budget(cuzk_gpu_dev *dev, size_t bytes, const char *what);
 
 // Host -> device copy on ws.copy: straight DMA when the source is pinned,
 // else through the staging ring (the host memcpy into a pinned chunk is the

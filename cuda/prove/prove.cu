@@ -9,6 +9,7 @@
 #include "msm/msm.cuh"
 #include "prove/context.cuh"
 #include "prove/density.cuh"
+#include "prove/span_log.cuh"
 
 using namespace cuzk;
 
@@ -40,6 +41,7 @@ struct workspace_lease {
 
 struct msm_query {
 	const char *name;
+	const char *span_msm, *span_srs;   // timeline names: "msm h", "srs h"
 	msm_fn fn;
 	size_t point_bytes;
 	const void *dev_bases;    // resident SRS, or nullptr: stream host_bases
@@ -63,14 +65,20 @@ void msm_call(const msm_query &q, const void *bases, const fr_t *scalars, size_t
 		gpu_fail(-rc, "MSM of query %s (%zu points): %s", q.name, n, msg);
 }
 
-void run_msm(const msm_query &q, workspace &ws, const proof_layout &L, size_t batch)
+// The MSM's spans (one per streamed batch) in spans: the first and the last.
+struct span_range {
+	size_t first, last;
+};
+
+span_range run_msm(const msm_query &q, workspace &ws, const proof_layout &L, size_t batch, span_log &spans)
 {
 	memset(q.out, 0, q.out_words * sizeof(uint64_t));   // infinity (Z = 0)
-	if (!q.n)
-		return;
-	if (q.dev_bases) {
-		msm_call(q, q.dev_bases, q.scalars, q.n, q.out, ws, L);
-		return;
+	if (!q.n || q.dev_bases) {
+		const size_t sp = spans.begin(q.span_msm, CUZK_GPU_LANE_COMPUTE, ws.compute);
+		if (q.n)
+			msm_call(q, q.dev_bases, q.scalars, q.n, q.out, ws, L);
+		spans.end(sp, ws.compute);
+		return {sp, sp};
 	}
 	// Streamed: batch k's points are copied into buffer k % 2 while the MSM
 	// of batch k-1 runs; partial sums are added on the host.
@@ -80,11 +88,14 @@ void run_msm(const msm_query &q, workspace &ws, const proof_layout &L, size_t ba
 	const size_t B = batch;
 	auto issue = [&](size_t k) {
 		const size_t at = k * B, cnt = std::min(B, q.n - at);
+		const size_t sp = spans.begin(q.span_srs, CUZK_GPU_LANE_COPY, ws.copy);
 		CUDA_OK(cudaMemcpyAsync(buf[k & 1], static_cast<const char *>(q.host_bases) + at * q.point_bytes,
 					cnt * q.point_bytes, cudaMemcpyHostToDevice, ws.copy));
+		spans.end(sp, ws.copy);
 		copied[k & 1].record(ws.copy);
 	};
 	const size_t batches = (q.n + B - 1) / B;
+	size_t first = 0, last = 0;
 	issue(0);
 	for (size_t k = 0; k < batches; k++) {
 		// The MSM of batch k-1 returned (it is synchronous), so its
@@ -93,10 +104,15 @@ void run_msm(const msm_query &q, workspace &ws, const proof_layout &L, size_t ba
 			issue(k + 1);
 		copied[k & 1].wait_on(ws.compute);
 		const size_t at = k * B, cnt = std::min(B, q.n - at);
+		const size_t sp = spans.begin(q.span_msm, CUZK_GPU_LANE_COMPUTE, ws.compute);
+		first = k ? first : sp;
 		msm_call(q, buf[k & 1], q.scalars + at, cnt, k ? part : q.out, ws, L);
+		spans.end(sp, ws.compute);
+		last = sp;
 		if (k)
 			q.acc(q.out, part);
 	}
+	return {first, last};
 }
 
 } // namespace
@@ -128,6 +144,7 @@ extern "C" int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, c
 
 		workspace_lease lease{dev, dev->take_workspace(L.total)};
 		workspace &ws = *lease.ws;
+		span_log spans(ws.copy);
 		char *base = ws.mem.as<char>();
 		fr_t *A = reinterpret_cast<fr_t *>(base + L.off_a), *Bv = reinterpret_cast<fr_t *>(base + L.off_b),
 		     *C = reinterpret_cast<fr_t *>(base + L.off_c), *aux = reinterpret_cast<fr_t *>(base + L.off_aux),
@@ -160,8 +177,10 @@ extern "C" int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, c
 		all_ready.record(ws.copy);
 
 		bits_ready.wait_on(ws.compute);
+		const size_t sp_bits = spans.begin("density check", CUZK_GPU_LANE_COMPUTE, ws.compute);
 		const density_counts dc = density_count(a_aux_bits, na, b_in_bits, ni, b_aux_bits,
 							reinterpret_cast<uint64_t *>(base + L.off_density), ws.compute);
+		spans.end(sp_bits, ws.compute);
 		if (ni + dc.a_aux != n_a || dc.b_input + dc.b_aux != n_b)
 			gpu_fail(CUZK_GPU_E_MISMATCH, "params a %zu points, b %zu points, but the witness needs %zu and %zu "
 				 "(its density bitmaps)", n_a, n_b, ni + dc.a_aux, dc.b_input + dc.b_aux);
@@ -172,18 +191,24 @@ extern "C" int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, c
 		ntt_start.record(ws.compute);
 		ntt_compute_h(dev->ntt.view(), A, Bv, C, L.log_m, !w->montgomery, ws.compute);
 		ntt_done.record(ws.compute);
+		spans.between("upload bitmaps", CUZK_GPU_LANE_COPY, up_start, bits_ready);
+		spans.between("upload a,b,c", CUZK_GPU_LANE_COPY, bits_ready, abc_ready);
+		spans.between("upload aux,input", CUZK_GPU_LANE_COPY, abc_ready, all_ready);
+		spans.between("ntt (h)", CUZK_GPU_LANE_COMPUTE, ntt_start, ntt_done);
 
 		const fr_t *h_scalars = A;
 		if (!res) {
 			// Streamed bases are in natural order: permute h to match.
+			const size_t sp = spans.begin("bit-reverse h", CUZK_GPU_LANE_COMPUTE, ws.compute);
 			ntt_bit_reverse(Bv, A, L.log_m, ws.compute);
+			spans.end(sp, ws.compute);
 			h_scalars = Bv;
 		}
 		const int mont = w->montgomery ? 1 : 0;
-		msm_query q_h{"h", cuzk_msm_g1, G1_AFF_BYTES, res ? res->h : nullptr, srs->h, h_scalars, L.m - 1,
+		msm_query q_h{"h", "msm h", "srs h", cuzk_msm_g1, G1_AFF_BYTES, res ? res->h : nullptr, srs->h, h_scalars, L.m - 1,
 			      1, out->h, 18, ops ? ops->g1_acc : nullptr, ops};
 		auto t0 = std::chrono::steady_clock::now();
-		run_msm(q_h, ws, L, batch);
+		const span_range span_h = run_msm(q_h, ws, L, batch, spans);
 		tm.msm_h_ms = ms_since(t0);
 		all_ready.sync();
 		tm.upload_ms = all_ready.ms_since(up_start);
@@ -197,23 +222,30 @@ extern "C" int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, c
 		density_compact(C, input, ni, b_in_bits, dscr, L.density_bytes, ws.compute);
 		density_compact(C + b_in, aux, na, b_aux_bits, dscr, L.density_bytes, ws.compute);
 
-		msm_query q_l{"l", cuzk_msm_g1, G1_AFF_BYTES, res ? res->l : nullptr, srs->l, aux, na, mont, out->l,
+		msm_query q_l{"l", "msm l", "srs l", cuzk_msm_g1, G1_AFF_BYTES, res ? res->l : nullptr, srs->l, aux, na, mont, out->l,
 			      18, ops ? ops->g1_acc : nullptr, ops};
-		msm_query q_a{"a", cuzk_msm_g1, G1_AFF_BYTES, res ? res->a : nullptr, srs->a, Bv, n_a, mont, out->a,
+		msm_query q_a{"a", "msm a", "srs a", cuzk_msm_g1, G1_AFF_BYTES, res ? res->a : nullptr, srs->a, Bv, n_a, mont, out->a,
 			      18, ops ? ops->g1_acc : nullptr, ops};
-		msm_query q_b1{"b_g1", cuzk_msm_g1, G1_AFF_BYTES, res ? res->b_g1 : nullptr, srs->b_g1, C, n_b, mont,
+		msm_query q_b1{"b_g1", "msm b_g1", "srs b_g1", cuzk_msm_g1, G1_AFF_BYTES, res ? res->b_g1 : nullptr, srs->b_g1, C, n_b, mont,
 			       out->b_g1, 18, ops ? ops->g1_acc : nullptr, ops};
-		msm_query q_b2{"b_g2", cuzk_msm_g2, G2_AFF_BYTES, res ? res->b_g2 : nullptr, srs->b_g2, C, n_b, mont,
+		msm_query q_b2{"b_g2", "msm b_g2", "srs b_g2", cuzk_msm_g2, G2_AFF_BYTES, res ? res->b_g2 : nullptr, srs->b_g2, C, n_b, mont,
 			       out->b_g2, 36, ops ? ops->g2_acc : nullptr, ops};
 		double *slot[4] = {&tm.msm_l_ms, &tm.msm_a_ms, &tm.msm_b_g1_ms, &tm.msm_b_g2_ms};
 		const msm_query *qs[4] = {&q_l, &q_a, &q_b1, &q_b2};
 		for (int i = 0; i < 4; i++) {
 			t0 = std::chrono::steady_clock::now();
-			run_msm(*qs[i], ws, L, batch);
+			const span_range sp = run_msm(*qs[i], ws, L, batch, spans);
+			if (i == 0)   // the A and B scalars are compacted before the first of these
+				spans.gap("a, b scalars", CUZK_GPU_LANE_COMPUTE, span_h.last, sp.first);
 			*slot[i] = ms_since(t0);
 		}
 		tm.total_ms = ms_since(t_start);
-		if (t)
+		if (t) {
+			ws.copy.sync();
+			ws.compute.sync();
+			spans.finish(tm);
+			tm.workspace = ws.id;
 			*t = tm;
+		}
 	});
 }

@@ -29,7 +29,12 @@ void bench_phase(struct bench_report *b, const char *name, double ms, int exclud
 
 void bench_report_print(const struct bench_report *b)
 {
-	printf("bench %s: backend %s, 2^%u, %u threads", b->bench, b->backend, b->log_size, cuzk_nthreads());
+	printf("bench %s: backend %s", b->bench, b->backend);
+	if (b->log_size)   /* bench load has no size of its own */
+		printf(", 2^%u", b->log_size);
+	printf(", %u threads", cuzk_nthreads());
+	if (b->shape)
+		printf(", shape %s", b->shape);
 	for (size_t i = 0; i < b->n_count; i++)
 		printf(", %s %" PRIu64, b->count[i].name, b->count[i].value);
 	printf("\n%-24s %12s\n", "phase", "ms");
@@ -53,6 +58,8 @@ int bench_report_json(const struct bench_report *b, const char *path, cuzk_error
 	fprintf(f, "{\"bench\": \"%s\", \"backend\": \"%s\", \"log_size\": %u, \"date\": \"%s\", "
 		   "\"host\": \"%s\", \"threads\": %u",
 		b->bench, b->backend, b->log_size, date, host, cuzk_nthreads());
+	if (b->shape)
+		fprintf(f, ", \"shape\": \"%s\"", b->shape);
 	for (size_t i = 0; i < b->n_count; i++)
 		fprintf(f, ", \"%s\": %" PRIu64, b->count[i].name, b->count[i].value);
 	fputs(", \"phases_ms\": {", f);

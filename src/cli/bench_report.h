@@ -17,6 +17,7 @@ struct bench_report {
 	const char *bench;         /* "prove", "msm", "ntt" */
 	const char *backend;
 	unsigned log_size;         /* 2^log_size constraints / points / scalars */
+	const char *shape;         /* prove: the synthetic circuit's shape; NULL otherwise */
 	struct { const char *name; uint64_t value; } count[BENCH_MAX_COUNTS];
 	size_t n_count;
 	/* A phase marked `excluded` is shown but is not part of what is timed
@@ -31,7 +32,7 @@ void bench_phase(struct bench_report *b, const char *name, double ms, int exclud
 /* The table on stdout. */
 void bench_report_print(const struct bench_report *b);
 /* The JSON file: {"bench":..., "backend":..., "log_size":..., "date":...,
- * "host":..., "threads":..., counts..., "phases_ms": {name: ms, ...}}. */
+ * "host":..., "threads":..., ["shape":...,] counts..., "phases_ms": {name: ms, ...}}. */
 int bench_report_json(const struct bench_report *b, const char *path, cuzk_error *err);
 
 #endif

@@ -47,6 +47,9 @@ int cli_require(const char *name, const char *value, cuzk_error *err);
 int cli_parse_u64(const char *name, const char *value, uint64_t min, uint64_t max, uint64_t *ret,
 		  cuzk_error *err);
 
+/* --params-check all|curve|none (NULL: curve) as enum bls_check. */
+int cli_parse_params_check(const char *s, unsigned *ret, cuzk_error *err);
+
 /* Writes len bytes to path (created or truncated, mode 0644) and checks
  * every step, close included. */
 int cli_write_file(const char *path, const void *buf, size_t len, cuzk_error *err);
@@ -57,6 +60,22 @@ double cli_now_ms(void);
  * shared machine it says what a run cost when wall time says how busy the
  * machine was. */
 double cli_cpu_ms(void);
+
+/* A progress line on stderr for long steps (loading a 47 GB parameter file,
+ * a 2^27 setup): "WHAT:  37%" redrawn on a terminal, a line every 10%
+ * otherwise.  cli_progress_update fits the progress callbacks of
+ * groth16_params_load_opts and groth16_setup_opts (ctx = the struct).
+ * Steps of fewer than CLI_PROGRESS_MIN points print nothing. */
+#define CLI_PROGRESS_MIN ((uint64_t)1 << 20)
+struct cli_progress {
+	const char *what;
+	int last;
+	int tty;
+};
+void cli_progress_init(struct cli_progress *p, const char *what);
+void cli_progress_update(void *ctx, uint64_t done, uint64_t total);
+/* "WHAT: done in S s". */
+void cli_progress_end(struct cli_progress *p, double ms);
 
 extern const struct cli_command cli_cmd_setup;
 extern const struct cli_command cli_cmd_synth;

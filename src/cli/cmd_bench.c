@@ -1,13 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 /* cuzk bench prove|msm|ntt: timings per phase on a chosen backend.
  *
- *   prove: synthetic circuit (gencircuit) → dev setup (timed, but not part of
- *          the proof) → synthesis → proof (NTT, each MSM, total) → verify;
+ *   prove: synthetic circuit (gencircuit, --shape) → dev setup on the
+ *          backend's engine or --params FILE loaded (timed, but not part of
+ *          the proof) → synthesis → --partitions proofs (NTT, each MSM,
+ *          total; --trace: a timeline of every span) → verify each;
+ *   load:  a parameter file decoded (and uploaded, on a GPU);
  *   msm:   one G1 (or G2) MSM of 2^K points with uniform scalars;
  *   ntt:   one forward NTT of 2^K scalars.
  * Backends come from groth16/backend.h: a new one needs no change here. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "bls12_381/encoding.h"
 
 #include "cli/bench_msm_device.h"
 #include "cli/bench_report.h"
@@ -21,6 +27,7 @@
 #include "groth16/prover.h"
 #include "groth16/setup.h"
 #include "groth16/synth.h"
+#include "groth16/trace_json.h"
 #include "groth16/verifier.h"
 
 struct bench_args {
@@ -29,93 +36,359 @@ struct bench_args {
 	unsigned log_size;
 	uint64_t seed;
 	uint64_t inputs;           /* prove: public inputs besides the constant 1 */
-	uint64_t runs;             /* prove: best of this many proofs */
+	int inputs_given;
+	uint64_t runs;             /* prove: best of this many proofs (or sectors) */
+	uint64_t partitions;       /* prove: partitions per run, the same witness each */
+	uint64_t parallel;         /* prove: partitions proved at once, each on its own thread */
+	enum gencircuit_shape shape;
+	const char *params_path;   /* prove: load these instead of the dev setup; load: the file */
+	unsigned params_checks;
+	int pin;                   /* prove: page-lock the witness (GPU) */
+	void *pinned[4];           /* prove: what pin_witness registered */
+	unsigned n_pinned;
+	int registered;            /* prove: every part of the witness is registered */
 	int g2;                    /* msm: G2 instead of G1 */
 	int coset;                 /* ntt: coset forward (device-timed backends only) */
+	groth16_trace *trace;      /* --trace: every span of every proof */
 	struct bench_report rep;
 };
 
+/* A span of the benchmark itself on the timeline (not a proof's). */
+static void trace_host(struct bench_args *a, const char *name, double t0, double t1)
+{
+	if (a->trace)
+		groth16_trace_add_span(a->trace, name, "cuzk bench", -1, t0, t1, NULL);
+}
+
+struct load_stats {
+	double ms, cpu_ms, upload_ms;
+	size_t points;
+};
+
+/* Loads a parameter file with a progress line. */
+static int load_params(struct bench_args *a, groth16_params *p, struct load_stats *st, cuzk_error *err)
+{
+	struct cli_progress pr;
+	cli_progress_init(&pr, "loading parameters");
+	groth16_params_load_opts o = { a->params_checks, cli_progress_update, &pr };
+	double t0 = cli_now_ms(), c0 = cli_cpu_ms();
+	int r = groth16_params_read_opts(p, a->params_path, &o, err);
+	double t1 = cli_now_ms();
+	if (r < 0)
+		return r;
+	cli_progress_end(&pr, t1 - t0);
+	*st = (struct load_stats){ t1 - t0, cli_cpu_ms() - c0, 0,
+				   p->vk.n_ic + p->n_h + p->n_l + p->n_a + p->n_b_g1 + p->n_b_g2 };
+	trace_host(a, "load params", t0, t1);
+	return 0;
+}
+
+static void report_load(struct bench_args *a, const struct load_stats *st, int excluded)
+{
+	bench_count(&a->rep, "points", st->points);
+	bench_phase(&a->rep, "load params", st->ms, excluded);
+	bench_phase(&a->rep, "load params cpu (all threads)", st->cpu_ms, excluded);
+	bench_phase(&a->rep, "load ms per million points", st->ms / ((double)st->points / 1e6), excluded);
+}
+
+/* The development setup on the backend's engine, in memory. */
+static int make_params(struct bench_args *a, groth16_params *p, const groth16_row_source *rows, cuzk_error *err)
+{
+	const groth16_setup_engine *engine = NULL;
+	int r = a->be->setup_engine ? a->be->setup_engine(a->ctx, &engine, err) : 0;
+	if (r < 0)
+		return r;
+	struct cli_progress pr;
+	cli_progress_init(&pr, engine ? "dev setup (gpu)" : "dev setup (cpu)");
+	groth16_setup_opts o = { engine, cli_progress_update, &pr };
+	double t0 = cli_now_ms();
+	if ((r = groth16_dev_setup_rows(p, NULL, rows, a->seed, &o, err)) < 0)
+		return r;
+	double t1 = cli_now_ms();
+	cli_progress_end(&pr, t1 - t0);
+	bench_phase(&a->rep, engine ? "dev setup (gpu)" : "dev setup (cpu)", t1 - t0, 1);
+	trace_host(a, "dev setup", t0, t1);
+	return 0;
+}
+
+/* Page-locks every part of the witness (GPU): a, b, c, then z (input and aux). */
+static int pin_witness(struct bench_args *a, groth16_synth *s, fr_t *z, size_t nz, cuzk_error *err)
+{
+	if (!a->be->register_host)
+		return cuzk_fail(err, CUZK_E_UNSUPPORTED, "--pin: backend %s reads the witness in place", a->be->name);
+	double t0 = cli_now_ms();
+	const size_t n = s->num_constraints * sizeof(fr_t);
+	void *const part[4] = { s->a, s->b, s->c, z };
+	const size_t len[4] = { n, n, n, nz * sizeof(fr_t) };
+	for (unsigned i = 0; i < 4; i++) {
+		int r = a->be->register_host(part[i], len[i], err);
+		if (r < 0)
+			return r;
+		a->pinned[a->n_pinned++] = part[i];
+	}
+	a->registered = 1;
+	double t1 = cli_now_ms();
+	bench_phase(&a->rep, "pin witness", t1 - t0, 1);
+	trace_host(a, "pin witness", t0, t1);
+	return 0;
+}
+
+/* Lets go of what pin_witness registered (before the memory is freed). */
+static void unpin_witness(struct bench_args *a)
+{
+	for (unsigned i = 0; i < a->n_pinned; i++)
+		a->be->unregister_host(a->pinned[i]);
+	a->n_pinned = 0;
+	a->registered = 0;
+}
+
+/* Phase sums over the partitions of one run. */
+static void add_timings(groth16_timings *sum, const groth16_timings *t)
+{
+	sum->upload_ms += t->upload_ms;
+	sum->ntt_ms += t->ntt_ms;
+	sum->msm_h_ms += t->msm_h_ms;
+	sum->msm_l_ms += t->msm_l_ms;
+	sum->msm_a_ms += t->msm_a_ms;
+	sum->msm_b_g1_ms += t->msm_b_g1_ms;
+	sum->msm_b_g2_ms += t->msm_b_g2_ms;
+	sum->assemble_ms += t->assemble_ms;
+	sum->total_ms += t->total_ms;
+}
+
+static void report_proofs(struct bench_args *a, const groth16_timings *sum, double wall, double cpu)
+{
+	double n = (double)a->partitions;
+	struct { const char *name; double ms; int always; } rows[] = {
+		{ "upload", sum->upload_ms, 0 },     { "ntt (h)", sum->ntt_ms, 1 },
+		{ "msm h", sum->msm_h_ms, 1 },       { "msm l", sum->msm_l_ms, 1 },
+		{ "msm a", sum->msm_a_ms, 1 },       { "msm b_g1", sum->msm_b_g1_ms, 1 },
+		{ "msm b_g2", sum->msm_b_g2_ms, 1 }, { "assemble", sum->assemble_ms, 1 },
+		{ "prove total", sum->total_ms > 0 ? sum->total_ms : wall, 1 },
+	};
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		if (rows[i].always || rows[i].ms > 0)
+			bench_phase(&a->rep, rows[i].name, rows[i].ms / n, 0);
+	bench_phase(&a->rep, "prove wall", wall / n, 0);
+	bench_phase(&a->rep, "prove cpu (all threads)", cpu / n, 0);
+	if (a->partitions > 1)
+		bench_phase(&a->rep, "all partitions wall", wall, 0);
+}
+
+struct prove_job {
+	struct bench_args *a;
+	const groth16_params *p;
+	const groth16_witness_view *w;
+	groth16_proof *proofs;
+	groth16_timings *tms;
+	unsigned thread;
+	int rc;
+	cuzk_error err;
+};
+
+/* Partitions thread, thread + parallel, ... of one run. */
+static void *prove_some(void *arg)
+{
+	struct prove_job *j = arg;
+	struct bench_args *a = j->a;
+	for (uint64_t part = j->thread; part < a->partitions && j->rc == 0; part += a->parallel) {
+		fr_t rr, ss;
+		groth16_seeded_rs(&rr, &ss, a->seed, (unsigned)part);
+		memset(&j->tms[part], 0, sizeof(j->tms[part]));
+		j->rc = a->be->prove(a->ctx, j->p, j->w, a->registered, &rr, &ss, &j->proofs[part], &j->tms[part],
+				     &j->err);
+		if (j->rc)
+			cuzk_error_prefix(&j->err, "partition %llu", (unsigned long long)part);
+	}
+	return NULL;
+}
+
+/* Every partition of one run: one after the other, or --parallel N at once
+ * (on a GPU each has its own working memory and streams, so the upload of
+ * one runs beside the NTTs and MSMs of another). */
+static int prove_partitions(struct bench_args *a, const groth16_params *p, const groth16_witness_view *w,
+			    groth16_proof *proofs, groth16_timings *tms, cuzk_error *err)
+{
+	unsigned n = (unsigned)(a->parallel < a->partitions ? a->parallel : a->partitions);
+	struct prove_job *jobs = calloc(n, sizeof(*jobs));
+	pthread_t *th = calloc(n, sizeof(*th));
+	if (!jobs || !th) {
+		free(jobs);
+		free(th);
+		return cuzk_fail(err, CUZK_E_NOMEM, "bench: out of memory for %u provers", n);
+	}
+	unsigned started = 0;
+	for (unsigned t = 0; t < n; t++) {
+		jobs[t] = (struct prove_job){ a, p, w, proofs, tms, t, 0, { 0, "" } };
+		if (t == 0)
+			continue;   /* the calling thread is the first prover */
+		int e = pthread_create(&th[t], NULL, prove_some, &jobs[t]);
+		if (e) {
+			jobs[t].rc = cuzk_fail_errno(&jobs[t].err, e, "bench: starting prover thread %u", t);
+			break;
+		}
+		started = t;
+	}
+	prove_some(&jobs[0]);
+	for (unsigned t = 1; t <= started; t++)
+		pthread_join(th[t], NULL);
+	int r = 0;
+	for (unsigned t = 0; t < n && r == 0; t++)
+		if ((r = jobs[t].rc) && err)
+			*err = jobs[t].err;
+	free(jobs);
+	free(th);
+	return r;
+}
+
 static int bench_prove(struct bench_args *a, cuzk_error *err)
 {
-	gencircuit_spec spec = { .log_constraints = a->log_size, .num_inputs = (size_t)a->inputs + 1,
-				 .seed = a->seed };
+	gencircuit_spec spec = { .log_constraints = a->log_size, .seed = a->seed, .shape = a->shape,
+				 .num_inputs = a->inputs_given ? (size_t)a->inputs + 1 : gencircuit_default_inputs(a->shape) };
 	int r = gencircuit_check_spec(&spec, err);
 	if (r < 0)
 		return r;
-	r1cs cs;
-	fr_t *z;
+	groth16_row_source rows;
+	gencircuit_rows(&spec, &rows);
+	size_t ni = spec.num_inputs, na = gencircuit_num_aux(&spec);
+	fr_t *z = NULL;
 	double t0 = cli_now_ms();
-	if ((r = gencircuit_build(&spec, &cs, &z, err)) < 0)
+	if ((r = gencircuit_assignment(&spec, &z, err)) < 0)
 		return r;
 	double t1 = cli_now_ms();
-	bench_phase(&a->rep, "generate circuit", t1 - t0, 1);
-	bench_count(&a->rep, "constraints", cs.num_constraints + cs.num_inputs);
-	bench_count(&a->rep, "inputs", cs.num_inputs);
-	bench_count(&a->rep, "aux", cs.num_aux);
+	bench_phase(&a->rep, "generate witness values", t1 - t0, 1);
+	trace_host(a, "generate witness values", t0, t1);
+	bench_count(&a->rep, "constraints", gencircuit_num_constraints(&spec));
+	bench_count(&a->rep, "inputs", ni);
+	bench_count(&a->rep, "aux", na);
+	if (a->partitions > 1)
+		bench_count(&a->rep, "partitions", a->partitions);
+	if (a->parallel > 1)
+		bench_count(&a->rep, "parallel", a->parallel);
 
 	groth16_params p;
 	groth16_synth s;
+	groth16_proof *proofs = NULL;
 	int have_params = 0, have_synth = 0;
-	if ((r = groth16_dev_setup_insecure(&p, &cs, a->seed, err)) < 0)
+	struct load_stats st;
+	if (a->params_path && (r = load_params(a, &p, &st, err)) == 0)
+		report_load(a, &st, 1);
+	else if (!a->params_path)
+		r = make_params(a, &p, &rows, err);
+	if (r < 0)
 		goto out;
 	have_params = 1;
 	double t2 = cli_now_ms();
-	bench_phase(&a->rep, "dev setup", t2 - t1, 1);
-	if ((r = groth16_synthesize(&s, &cs, z, cs.num_inputs + cs.num_aux, err)) < 0)
+	if ((r = groth16_synthesize_rows(&s, &rows, z, ni + na, err)) < 0)
 		goto out;
 	have_synth = 1;
 	if ((r = groth16_synth_check(&s, err)) < 0)
 		goto out;
 	double t3 = cli_now_ms();
 	bench_phase(&a->rep, "synthesize", t3 - t2, 1);
-
+	trace_host(a, "synthesize", t2, t3);
 	groth16_witness_view w;
 	groth16_synth_view(&w, &s, z);
-	fr_t rr, ss;
-	groth16_seeded_rs(&rr, &ss, a->seed, 0);
-	groth16_proof proof;
-	groth16_timings t = { 0 };
-	/* Best of a->runs: the run with the least wall time, phases and all. */
-	double t4 = 0, t5 = 0, c4 = 0, c5 = 0;
-	for (uint64_t run = 0; run < a->runs; run++) {
-		groth16_timings tr = { 0 };
-		double ci = cli_cpu_ms(), ti = cli_now_ms();
-		if ((r = a->be->prove(a->ctx, &p, &w, 0, &rr, &ss, &proof, &tr, err)) < 0)
+	if ((r = groth16_check_shape(&p, &w, err)) < 0) {
+		cuzk_error_prefix(err, "the parameters do not fit a %s circuit of 2^%u with %zu inputs",
+				  gencircuit_shape_name(a->shape), a->log_size, ni);
+		goto out;
+	}
+	if (a->pin && (r = pin_witness(a, &s, z, ni + na, err)) < 0)
+		goto out;
+	if (a->be->load_params) {
+		double t4 = cli_now_ms();
+		if ((r = a->be->load_params(a->ctx, &p, err)) < 0)
 			goto out;
+		bench_phase(&a->rep, "srs upload (first use)", cli_now_ms() - t4, 1);
+		trace_host(a, "srs upload", t4, cli_now_ms());
+	}
+
+	groth16_timings *tms = calloc(a->partitions, sizeof(*tms));
+	if (!(proofs = calloc(a->partitions, sizeof(*proofs))) || !tms) {
+		free(tms);
+		r = cuzk_fail(err, CUZK_E_NOMEM, "bench: no memory for %llu proofs", (unsigned long long)a->partitions);
+		goto out;
+	}
+	/* Best of a->runs: the run with the least wall time, phases and all. */
+	groth16_timings best = { 0 };
+	double best_wall = 0, best_cpu = 0;
+	for (uint64_t run = 0; run < a->runs && r == 0; run++) {
+		groth16_timings sum = { 0 };
+		double ci = cli_cpu_ms(), ti = cli_now_ms();
+		r = prove_partitions(a, &p, &w, proofs, tms, err);
 		double to = cli_now_ms(), co = cli_cpu_ms();
-		if (run == 0 || to - ti < t5 - t4) {
-			t = tr;
-			t4 = ti, t5 = to, c4 = ci, c5 = co;
+		for (uint64_t part = 0; part < a->partitions && r == 0; part++) {
+			add_timings(&sum, &tms[part]);
+			if (a->trace)
+				r = groth16_trace_add_proof(a->trace, &tms[part], (unsigned)part, NULL, err);
 		}
+		if (r == 0 && (run == 0 || to - ti < best_wall)) {
+			best = sum;
+			best_wall = to - ti;
+			best_cpu = co - ci;
+		}
+	}
+	free(tms);
+	if (r < 0)
+		goto out;
+	if (a->runs > 1)
+		bench_count(&a->rep, "runs (best of)", a->runs);
+	report_proofs(a, &best, best_wall, best_cpu);
+	double t6 = cli_now_ms();
+	for (uint64_t part = 0; part < a->partitions; part++) {
+		if ((r = groth16_verify(&p.vk, z + 1, ni - 1, &proofs[part], err)) < 0) {
+			cuzk_error_prefix(err, "the benchmark's own proof (partition %llu)", (unsigned long long)part);
+			goto out;
+		}
+	}
+	bench_phase(&a->rep, "verify (every proof)", cli_now_ms() - t6, 1);
+	trace_host(a, "verify", t6, cli_now_ms());
+out:
+	free(proofs);
+	unpin_witness(a);
+	if (have_synth)
+		groth16_synth_free(&s);
+	if (have_params && a->be->unload_params)
+		a->be->unload_params(a->ctx, &p);
+	if (have_params)
+		groth16_params_free(&p);
+	free(z);
+	return r;
+}
+
+/* Loading a parameter file (--params FILE), as `cuzk prove` and cuzkd do,
+ * then (GPU) its upload; the fastest of --runs. */
+static int bench_load(struct bench_args *a, cuzk_error *err)
+{
+	if (!a->params_path)
+		return cuzk_fail(err, CUZK_E_INVAL, "--params is required");
+	struct load_stats best = { 0 };
+	for (uint64_t run = 0; run < a->runs; run++) {
+		groth16_params p;
+		struct load_stats st;
+		int r = load_params(a, &p, &st, err);
+		if (r < 0)
+			return r;
+		if (a->be->load_params) {
+			double t0 = cli_now_ms();
+			r = a->be->load_params(a->ctx, &p, err);
+			st.upload_ms = cli_now_ms() - t0;
+			trace_host(a, "srs upload", t0, t0 + st.upload_ms);
+			a->be->unload_params(a->ctx, &p);
+		}
+		groth16_params_free(&p);
+		if (r < 0)
+			return r;
+		if (run == 0 || st.ms < best.ms)
+			best = st;
 	}
 	if (a->runs > 1)
 		bench_count(&a->rep, "runs (best of)", a->runs);
-	if (t.upload_ms > 0)
-		bench_phase(&a->rep, "upload", t.upload_ms, 0);
-	bench_phase(&a->rep, "ntt (h)", t.ntt_ms, 0);
-	bench_phase(&a->rep, "msm h", t.msm_h_ms, 0);
-	bench_phase(&a->rep, "msm l", t.msm_l_ms, 0);
-	bench_phase(&a->rep, "msm a", t.msm_a_ms, 0);
-	bench_phase(&a->rep, "msm b_g1", t.msm_b_g1_ms, 0);
-	bench_phase(&a->rep, "msm b_g2", t.msm_b_g2_ms, 0);
-	bench_phase(&a->rep, "assemble", t.assemble_ms, 0);
-	bench_phase(&a->rep, "prove total", t.total_ms > 0 ? t.total_ms : t5 - t4, 0);
-	bench_phase(&a->rep, "prove wall", t5 - t4, 0);
-	bench_phase(&a->rep, "prove cpu (all threads)", c5 - c4, 0);
-	double t6 = cli_now_ms();
-	if ((r = groth16_verify(&p.vk, z + 1, cs.num_inputs - 1, &proof, err)) < 0) {
-		cuzk_error_prefix(err, "the benchmark's own proof");
-		goto out;
-	}
-	bench_phase(&a->rep, "verify", cli_now_ms() - t6, 1);
-out:
-	if (have_synth)
-		groth16_synth_free(&s);
-	if (have_params)
-		groth16_params_free(&p);
-	r1cs_free(&cs);
-	free(z);
-	return r;
+	report_load(a, &best, 0);
+	if (a->be->load_params)
+		bench_phase(&a->rep, "srs upload", best.upload_ms, 0);
+	return 0;
 }
 
 /* Bases P_i = (i+1)·G, by additions (cheap even for 2^20 points), and
@@ -216,13 +489,14 @@ static int bench_ntt(struct bench_args *a, cuzk_error *err)
 
 static const struct {
 	const char *name;
-	const char *size_option;
+	const char *size_option;   /* NULL: none */
 	unsigned max_log;
 	int (*run)(struct bench_args *a, cuzk_error *err);
 } benches[] = {
 	{ "prove", "log-constraints", GENCIRCUIT_MAX_LOG, bench_prove },
 	{ "msm", "log-size", 28, bench_msm },
 	{ "ntt", "log-size", NTT_MAX_LOG, bench_ntt },
+	{ "load", NULL, 0, bench_load },
 };
 
 static int run(int argc, char **argv, cuzk_error *err)
@@ -232,45 +506,67 @@ static int run(int argc, char **argv, cuzk_error *err)
 		if (strcmp(argv[1], benches[i].name) == 0)
 			which = i;
 	const char *backend_s = NULL, *log_s = NULL, *inputs_s = NULL, *seed_s = NULL, *json_path = NULL;
-	const char *g2_s = NULL, *coset_s = NULL, *runs_s = NULL;
+	const char *g2_s = NULL, *coset_s = NULL, *runs_s = NULL, *shape_s = NULL, *params_s = NULL;
+	const char *check_s = NULL, *partitions_s = NULL, *pin_s = NULL, *trace_s = NULL, *parallel_s = NULL;
 	struct cli_option opts[] = {
-		{ "backend", "cpu|gpu", &backend_s, "which backend (default cpu)" },
-		{ "log-constraints", "K", &log_s, "prove: 2^K constraints" },
+		{ "backend", "cpu|gpu", &backend_s, "which backend (default cpu); gpu: the dev setup too" },
+		{ "log-constraints", "K", &log_s, "prove: a domain of 2^K" },
 		{ "log-size", "K", &log_s, "msm, ntt: 2^K points or scalars" },
-		{ "inputs", "N", &inputs_s, "prove: public inputs besides the constant 1 (default 1)" },
+		{ "shape", "basic|porep", &shape_s, "prove: the synthetic circuit's shape (default basic)" },
+		{ "inputs", "N", &inputs_s, "prove: public inputs besides the constant 1 (default 1; porep 327)" },
+		{ "params", "FILE", &params_s, "prove: load these parameters instead of the dev setup; load: the file" },
+		{ "params-check", "all|curve|none", &check_s, "prove, load: checks of the query points (default curve)" },
+		{ "partitions", "N", &partitions_s, "prove: N partitions (the same witness) per run (default 1)" },
+		{ "parallel", "N", &parallel_s, "prove: prove N partitions at once, each on its own thread (default 1)" },
+		{ "pin", NULL, &pin_s, "prove: page-lock the witness, so the GPU reads it by DMA" },
+		{ "trace", "FILE", &trace_s, "prove, load: a Chrome trace-event timeline (Perfetto)" },
 		{ "g2", NULL, &g2_s, "msm: G2 instead of G1" },
 		{ "coset", NULL, &coset_s, "ntt: the coset NTT (gpu)" },
-		{ "runs", "N", &runs_s, "prove: report the fastest of N proofs (default 1)" },
+		{ "runs", "N", &runs_s, "prove, load: report the fastest of N runs (default 1)" },
 		{ "seed", "N", &seed_s, "seed of circuit, trapdoor, r and s, scalars (default 1)" },
 		{ "json", "FILE", &json_path, "also write the figures as JSON" },
 	};
 	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0))
 		return cli_parse(&cli_cmd_bench, opts, sizeof(opts) / sizeof(opts[0]), argc, argv, err);
 	if (which == sizeof(benches) / sizeof(benches[0]))
-		return cuzk_fail(err, CUZK_E_INVAL, "expected prove, msm or ntt after bench%s%s",
+		return cuzk_fail(err, CUZK_E_INVAL, "expected prove, msm, ntt or load after bench%s%s",
 				 argc >= 2 ? ", not " : "", argc >= 2 ? argv[1] : "");
 	int r = cli_parse(&cli_cmd_bench, opts, sizeof(opts) / sizeof(opts[0]), argc - 1, argv + 1, err);
 	if (r != 0)
 		return r;
-	if ((r = cli_require(benches[which].size_option, log_s, err)) < 0)
+	if (benches[which].size_option && (r = cli_require(benches[which].size_option, log_s, err)) < 0)
 		return r;
-	struct bench_args a = { .seed = 1, .inputs = GENCIRCUIT_DEFAULT_INPUTS - 1, .runs = 1,
-				.g2 = g2_s != NULL, .coset = coset_s != NULL };
+	struct bench_args a = { .seed = 1, .runs = 1, .partitions = 1, .parallel = 1, .params_path = params_s,
+				.pin = pin_s != NULL, .g2 = g2_s != NULL, .coset = coset_s != NULL };
 	uint64_t log_k = 0;
-	if ((r = cli_parse_u64(benches[which].size_option, log_s, 1, benches[which].max_log, &log_k, err)) < 0 ||
+	a.inputs_given = inputs_s != NULL;
+	if ((benches[which].size_option &&
+	     (r = cli_parse_u64(benches[which].size_option, log_s, 1, benches[which].max_log, &log_k, err)) < 0) ||
 	    (r = cli_parse_u64("inputs", inputs_s, 0, UINT32_MAX, &a.inputs, err)) < 0 ||
 	    (r = cli_parse_u64("runs", runs_s, 1, 1000, &a.runs, err)) < 0 ||
+	    (r = cli_parse_u64("partitions", partitions_s, 1, 1000, &a.partitions, err)) < 0 ||
+	    (r = cli_parse_u64("parallel", parallel_s, 1, 16, &a.parallel, err)) < 0 ||
 	    (r = cli_parse_u64("seed", seed_s, 0, UINT64_MAX, &a.seed, err)) < 0 ||
+	    (r = gencircuit_shape_parse(&a.shape, shape_s, err)) < 0 ||
+	    (r = cli_parse_params_check(check_s, &a.params_checks, err)) < 0 ||
 	    (r = groth16_backend_find(&a.be, backend_s, err)) < 0)
 		return r;
 	a.log_size = (unsigned)log_k;
 	a.rep.bench = benches[which].name;
 	a.rep.backend = a.be->name;
 	a.rep.log_size = a.log_size;
+	a.rep.shape = which == 0 ? gencircuit_shape_name(a.shape) : NULL;
+	if (trace_s && (r = groth16_trace_new(&a.trace, "cuzk bench", err)) < 0)
+		return r;
 	if ((r = a.be->open(&a.ctx, 0, 0, err)) < 0)
-		return cuzk_error_prefix(err, "--backend %s", a.be->name);
-	r = benches[which].run(&a, err);
-	a.be->close(a.ctx);
+		cuzk_error_prefix(err, "--backend %s", a.be->name);
+	else {
+		r = benches[which].run(&a, err);
+		a.be->close(a.ctx);
+	}
+	if (r == 0 && a.trace)
+		r = groth16_trace_write(a.trace, trace_s, err);
+	groth16_trace_free(a.trace);
 	if (r < 0)
 		return r;
 	bench_report_print(&a.rep);
@@ -279,8 +575,10 @@ static int run(int argc, char **argv, cuzk_error *err)
 
 const struct cli_command cli_cmd_bench = {
 	.name = "bench",
-	.summary = "time a proof (per phase), an MSM or an NTT on a backend",
-	.usage = "prove --backend cpu|gpu --log-constraints K [--runs N] [--json FILE]\n"
-		 "       cuzk bench msm|ntt --backend cpu|gpu --log-size K [--g2] [--coset] [--json FILE]",
+	.summary = "time a proof (per phase), an MSM, an NTT or loading parameters on a backend",
+	.usage = "prove --backend cpu|gpu --log-constraints K [--shape basic|porep] [--params FILE]\n"
+		 "                   [--partitions N] [--parallel N] [--pin] [--runs N] [--trace FILE] [--json FILE]\n"
+		 "       cuzk bench msm|ntt --backend cpu|gpu --log-size K [--g2] [--coset] [--json FILE]\n"
+		 "       cuzk bench load --params FILE [--backend cpu|gpu] [--params-check all|curve|none] [--runs N]",
 	.run = run,
 };

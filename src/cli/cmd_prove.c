@@ -11,24 +11,6 @@
 #include "groth16/prover.h"
 #include "groth16/witness_file.h"
 
-/* --params-check: how much of each query point decoding verifies.  The
- * default leaves out the subgroup checks: they cost seconds per 10^5 points
- * (4x the whole proof at 2^14) and guard nothing the prover needs, since a
- * query point outside the subgroup only yields a proof that fails to
- * verify; the VK, which verification trusts, is always checked in full. */
-static int parse_params_check(const char *s, unsigned *ret, cuzk_error *err)
-{
-	if (!s || strcmp(s, "curve") == 0)
-		*ret = BLS_CHECK_CURVE;
-	else if (strcmp(s, "all") == 0)
-		*ret = BLS_CHECK_ALL;
-	else if (strcmp(s, "none") == 0)
-		*ret = BLS_CHECK_NONE;
-	else
-		return cuzk_fail(err, CUZK_E_INVAL, "--params-check '%s': expected all, curve or none", s);
-	return 0;
-}
-
 /* Proves every partition of m into proofs[]. */
 static int prove_all(const struct groth16_backend *be, groth16_device *ctx, const groth16_params *p,
 		     const char *params_path, const groth16_witness_map *m, const char *witness_path,
@@ -85,7 +67,7 @@ static int run(int argc, char **argv, cuzk_error *err)
 	unsigned checks = BLS_CHECK_CURVE;
 	const struct groth16_backend *be;
 	if ((r = cli_parse_u64("seed", seed_s, 0, UINT64_MAX, &seed, err)) < 0 ||
-	    (r = parse_params_check(check_s, &checks, err)) < 0 || (r = groth16_backend_find(&be, backend_s, err)) < 0)
+	    (r = cli_parse_params_check(check_s, &checks, err)) < 0 || (r = groth16_backend_find(&be, backend_s, err)) < 0)
 		return r;
 
 	/* The backend first: a missing GPU should not cost a params load. */
@@ -120,6 +102,8 @@ out:
 		cuzk_error ignored;
 		groth16_witness_file_close(&m, &ignored);
 	}
+	if (have_params && be->unload_params)
+		be->unload_params(ctx, &p);
 	if (have_params)
 		groth16_params_free(&p);
 	be->close(ctx);

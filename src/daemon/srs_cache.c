@@ -109,11 +109,27 @@ static void evict_over_budget(struct cuzkd_srs_cache *c)
 	}
 }
 
+struct load_progress {
+	struct cuzkd_srs_cache *c;
+	struct cuzkd_srs *s;
+};
+
+/* From the decoding threads (one at a time): the status line reads it. */
+static void on_progress(void *ctx, uint64_t done, uint64_t total)
+{
+	struct load_progress *lp = ctx;
+	pthread_mutex_lock(&lp->c->lock);
+	lp->s->load_done = done;
+	lp->s->load_total = total;
+	pthread_mutex_unlock(&lp->c->lock);
+}
+
 /* Opens the file without following a symlink, so nothing outside dirfd can
  * be reached, maps it and decodes it (the points are copied out, so the
  * mapping goes away after). */
-static int load_params(struct cuzkd_srs_cache *c, const char *name, groth16_params *ret, cuzk_error *err)
+static int load_params(struct cuzkd_srs_cache *c, struct cuzkd_srs *s, groth16_params *ret, cuzk_error *err)
 {
+	const char *name = s->name;
 	struct stat st;
 	void *map;
 	int fd, r;
@@ -136,7 +152,9 @@ static int load_params(struct cuzkd_srs_cache *c, const char *name, groth16_para
 		return cuzk_fail_errno(err, r, "SRS '%s': mmap", name);
 	/* Parameter files come from the operator; curve checks catch a corrupt
 	 * file, subgroup checks would cost minutes on a 47 GB file. */
-	r = groth16_params_parse_mem(ret, map, (size_t)st.st_size, name, BLS_CHECK_CURVE, err);
+	struct load_progress lp = { c, s };
+	groth16_params_load_opts o = { BLS_CHECK_CURVE, on_progress, &lp };
+	r = groth16_params_parse_mem_opts(ret, map, (size_t)st.st_size, name, &o, err);
 	munmap(map, (size_t)st.st_size);
 	if (r)
 		cuzk_error_prefix(err, "SRS");
@@ -184,7 +202,7 @@ int cuzkd_srs_acquire(struct cuzkd_srs_cache *c, const char *name, struct cuzkd_
 	pthread_mutex_unlock(&c->lock);
 
 	t0 = now_ms();
-	r = load_params(c, name, &p, &lerr);
+	r = load_params(c, s, &p, &lerr);
 
 	pthread_mutex_lock(&c->lock);
 	s->load_ms = now_ms() - t0;
@@ -244,7 +262,12 @@ void cuzkd_srs_cache_stats(struct cuzkd_srs_cache *c, struct cuzkd_srs_stats *re
 	ret->evictions = c->evictions;
 	for (struct cuzkd_srs *s = c->entries; s; s = s->next) {
 		ret->entries++;
-		ret->loading += s->state == CUZKD_SRS_LOADING;
+		if (s->state != CUZKD_SRS_LOADING)
+			continue;
+		if (!ret->loading++) {
+			snprintf(ret->loading_name, sizeof(ret->loading_name), "%s", s->name);
+			ret->loading_percent = s->load_total ? (unsigned)(s->load_done * 100 / s->load_total) : 0;
+		}
 	}
 	pthread_mutex_unlock(&c->lock);
 }

@@ -27,6 +27,7 @@ struct cuzkd_srs {
 	unsigned users;              /* acquired and not released */
 	uint64_t last_use;           /* cache tick, for LRU */
 	double load_ms;
+	uint64_t load_done, load_total;   /* points decoded so far, while LOADING */
 	cuzk_error err;              /* when FAILED */
 	struct cuzkd_srs *next;
 };
@@ -68,6 +69,10 @@ void cuzkd_srs_release(struct cuzkd_srs_cache *c, struct cuzkd_srs *s);
 struct cuzkd_srs_stats {
 	uint64_t bytes, budget, hits, misses, loads_failed, evictions;
 	unsigned entries, loading;
+	/* The first entry being loaded ("" if none), and how far: the STATUS=
+	 * line says "loading porep-32g: 37%" while a 47 GB file decodes. */
+	char loading_name[CUZKD_SRS_NAME_MAX + 1];
+	unsigned loading_percent;
 };
 void cuzkd_srs_cache_stats(struct cuzkd_srs_cache *c, struct cuzkd_srs_stats *ret);
 

@@ -56,6 +56,9 @@ void cuzkd_status_line(struct cuzkd *d, char *buf, size_t len)
 	at = (size_t)snprintf(buf, len, "%s%u queued, %u running on %u workers, %u clients",
 			      d->draining ? "draining: " : "", s.queued_total, s.eng.running, s.eng.workers,
 			      d->n_sessions);
+	if (s.srs.loading && at < len)
+		at += (size_t)snprintf(buf + at, len - at, "; loading %s: %u%%", s.srs.loading_name,
+				       s.srs.loading_percent);
 	for (unsigned i = 0; i < d->engine.n_devices && at < len; i++) {
 		struct vram v = device_vram(&d->engine, &d->engine.devices[i]);
 		if (v.ok)

@@ -16,6 +16,7 @@
 #include <stddef.h>
 
 #include "common/error.h"
+#include "groth16/setup.h"
 #include "groth16/types.h"
 
 typedef struct groth16_device groth16_device;   /* a GPU with its VRAM budget, or the CPU */
@@ -41,8 +42,10 @@ struct groth16_backend {
 	int (*open)(groth16_device **ret, int index, size_t mem_budget, cuzk_error *err);
 	void (*close)(groth16_device *dev);
 	/* Makes params resident on the device when they fit (otherwise proofs
-	 * stream them).  Idempotent per params object; proving calls it too.
-	 * NULL: nothing to load (the CPU reads them in place). */
+	 * stream them, and their host memory stays page-locked until
+	 * unload_params or close: unload before freeing params).  Idempotent
+	 * per params object; proving calls it too.  NULL: nothing to load (the
+	 * CPU reads them in place). */
 	int (*load_params)(groth16_device *dev, const groth16_params *p, cuzk_error *err);
 	void (*unload_params)(groth16_device *dev, const groth16_params *p);
 	/* Page-locks host memory that proofs will read, for every device of the
@@ -77,6 +80,11 @@ struct groth16_backend {
 	 * device-resident data; *ret_ms (may be NULL) the median device time. */
 	int (*ntt_device)(groth16_device *dev, fr_t *v, unsigned log_m, enum groth16_ntt_kind kind, int reps,
 			  double *ret_ms, cuzk_error *err);
+
+	/* The development setup's fixed-base products on this device
+	 * (groth16/setup.h), made on first use and kept until close; one caller
+	 * at a time.  NULL: the CPU's engine (groth16_setup_opts.engine = NULL). */
+	int (*setup_engine)(groth16_device *dev, const groth16_setup_engine **ret, cuzk_error *err);
 };
 
 extern const struct groth16_backend groth16_backend_cpu;

@@ -5,7 +5,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "groth16/msm.h"
 #include "groth16/ntt.h"
@@ -43,13 +42,6 @@ static void cpu_close(groth16_device *d)
 	free(d);
 }
 
-static double now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
 /* A shared view is proved from private copies of its bitmaps, made only
  * after the counts matched (copying a bitmap is work a wrong request must
  * not cost). */
@@ -58,7 +50,7 @@ static int cpu_prove(groth16_device *d, const groth16_params *p, const groth16_w
 {
 	groth16_witness_view v = *w;
 	uint64_t *copy = NULL;
-	double t0 = now_ms(), check_ms;
+	double t0 = groth16_now_ms(), check_ms;
 	int rc;
 
 	(void)d;
@@ -66,7 +58,7 @@ static int cpu_prove(groth16_device *d, const groth16_params *p, const groth16_w
 	rc = groth16_check_dims(p, v.num_constraints, v.num_inputs, v.num_aux, err);
 	if (rc == 0 && v.density_shared)
 		rc = groth16_view_copy_densities(&v, &copy, err);
-	check_ms = now_ms() - t0;
+	check_ms = groth16_now_ms() - t0;
 	if (rc == 0)
 		rc = groth16_prove_cpu(p, &v, r, s, out, t, err);
 	free(copy);

@@ -7,12 +7,12 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cuzk_gpu.h"
 #include "groth16/gpu_host_ops.h"
 #include "msm/msm_check.h"
 #include "groth16/prover.h"
+#include "groth16/setup_gpu.h"
 
 _Static_assert(CUZK_GPU_E_INVAL == CUZK_E_INVAL && CUZK_GPU_E_NOMEM == CUZK_E_NOMEM &&
 		       CUZK_GPU_E_MISMATCH == CUZK_E_MISMATCH && CUZK_GPU_E_UNSUPPORTED == CUZK_E_UNSUPPORTED &&
@@ -24,6 +24,7 @@ _Static_assert(sizeof(fr_t) == 32 && sizeof(g1_aff_t) == 96 && sizeof(g2_aff_t) 
 struct groth16_device {
 	cuzk_gpu_dev *dev;
 	int device;
+	groth16_gpu_setup *setup;   /* the development setup's engine, made on first use */
 };
 
 /* A negative CUZK_GPU_E_* code and its message into the cuzk convention. */
@@ -57,6 +58,7 @@ static void gpu_close(groth16_device *gpu)
 {
 	if (!gpu)
 		return;
+	groth16_gpu_setup_close(gpu->setup);
 	cuzk_gpu_close(gpu->dev);
 	free(gpu);
 }
@@ -136,10 +138,9 @@ static int gpu_prove(groth16_device *gpu, const groth16_params *p, const groth16
 	memcpy(&q.a, sums.a, sizeof(q.a));
 	memcpy(&q.b_g1, sums.b_g1, sizeof(q.b_g1));
 	memcpy(&q.b_g2, sums.b_g2, sizeof(q.b_g2));
-	struct timespec t0, t1;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	double t0 = groth16_now_ms();
 	groth16_assemble(out, &p->vk, &q, r, s);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
+	double t1 = groth16_now_ms();
 	if (t) {
 		memset(t, 0, sizeof(*t));
 		t->upload_ms = gt.upload_ms;
@@ -149,8 +150,22 @@ static int gpu_prove(groth16_device *gpu, const groth16_params *p, const groth16
 		t->msm_a_ms = gt.msm_a_ms;
 		t->msm_b_g1_ms = gt.msm_b_g1_ms;
 		t->msm_b_g2_ms = gt.msm_b_g2_ms;
-		t->assemble_ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+		t->assemble_ms = t1 - t0;
 		t->total_ms = gt.total_ms + t->assemble_ms;
+		/* Proofs side by side use other workspaces, with their own streams:
+		 * each its own tracks (the fifth and later share the fourth's). */
+		static const char *const LANE[4][3] = {
+			{ "copy", "compute", "host" },
+			{ "copy (2nd workspace)", "compute (2nd workspace)", "host (2nd workspace)" },
+			{ "copy (3rd workspace)", "compute (3rd workspace)", "host (3rd workspace)" },
+			{ "copy (4th+ workspace)", "compute (4th+ workspace)", "host (4th+ workspace)" },
+		};
+		const char *const *lane = LANE[gt.workspace < 3 ? gt.workspace : 3];
+		for (unsigned i = 0; i < gt.n_spans; i++)
+			groth16_span_add(t, gt.span[i].name, lane[gt.span[i].lane % 3], gpu->device,
+					 gt.span[i].start_ms, gt.span[i].end_ms);
+		t->spans_dropped += gt.spans_dropped;
+		groth16_span_add(t, "assemble", lane[CUZK_GPU_LANE_HOST], gpu->device, t0, t1);
 	}
 	return 0;
 }
@@ -206,6 +221,15 @@ static int gpu_mem(groth16_device *gpu, size_t *ret_reserved, size_t *ret_free, 
 	return cuzk_gpu_vram(gpu->dev, ret_reserved, ret_free, ret_budget);
 }
 
+static int gpu_setup_engine(groth16_device *gpu, const groth16_setup_engine **ret, cuzk_error *err)
+{
+	int rc = gpu->setup ? 0 : groth16_gpu_setup_open(&gpu->setup, gpu->dev, gpu->device, err);
+	if (rc)
+		return rc;
+	*ret = groth16_gpu_setup_engine(gpu->setup);
+	return 0;
+}
+
 const struct groth16_backend groth16_backend_gpu = {
 	.name = "gpu",
 	.device_count = gpu_device_count,
@@ -220,4 +244,5 @@ const struct groth16_backend groth16_backend_gpu = {
 	.msm_bench = gpu_msm_bench,
 	.ntt = gpu_ntt,
 	.ntt_device = gpu_ntt_device,
+	.setup_engine = gpu_setup_engine,
 };

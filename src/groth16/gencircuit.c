@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "common/parallel.h"
-#include "groth16/synth.h"
 #include "groth16/witness_file.h"
 
 enum { SALT_KIND = 1, SALT_BIT, SALT_OP, SALT_CONST, SALT_INPUT };
@@ -42,22 +41,56 @@ static void dense_fr(fr_t *r, uint64_t seed, uint64_t j, uint64_t salt)
 	fr_to_mont(r, canon);
 }
 
+int gencircuit_shape_parse(enum gencircuit_shape *ret, const char *name, cuzk_error *err)
+{
+	if (!name || strcmp(name, "basic") == 0)
+		*ret = GENCIRCUIT_SHAPE_BASIC;
+	else if (strcmp(name, "porep") == 0)
+		*ret = GENCIRCUIT_SHAPE_POREP;
+	else
+		return cuzk_fail(err, CUZK_E_INVAL, "--shape '%s': expected basic or porep", name);
+	return 0;
+}
+
+const char *gencircuit_shape_name(enum gencircuit_shape shape)
+{
+	return shape == GENCIRCUIT_SHAPE_POREP ? "porep" : "basic";
+}
+
+size_t gencircuit_default_inputs(enum gencircuit_shape shape)
+{
+	return shape == GENCIRCUIT_SHAPE_POREP ? GENCIRCUIT_POREP_INPUTS : GENCIRCUIT_DEFAULT_INPUTS;
+}
+
+size_t gencircuit_num_constraints(const gencircuit_spec *spec)
+{
+	if (spec->shape != GENCIRCUIT_SHAPE_POREP)
+		return (size_t)1 << spec->log_constraints;
+	/* The real partition's fill of its 2^27 domain at every size; below 2^59
+	 * for k <= 32, so the product does not overflow. */
+	return (size_t)((GENCIRCUIT_POREP_CONSTRAINTS << spec->log_constraints) >> GENCIRCUIT_POREP_LOG);
+}
+
 int gencircuit_check_spec(const gencircuit_spec *spec, cuzk_error *err)
 {
+	if (spec->shape != GENCIRCUIT_SHAPE_BASIC && spec->shape != GENCIRCUIT_SHAPE_POREP)
+		return cuzk_fail(err, CUZK_E_INVAL, "gen-circuit: unknown shape %d", (int)spec->shape);
 	if (spec->log_constraints < 2 || spec->log_constraints > GENCIRCUIT_MAX_LOG)
 		return cuzk_fail(err, CUZK_E_INVAL, "gen-circuit: log constraints %u is not in 2..%u",
 				 spec->log_constraints, GENCIRCUIT_MAX_LOG);
-	size_t total = (size_t)1 << spec->log_constraints;
+	size_t total = gencircuit_num_constraints(spec);
 	if (spec->num_inputs < 1 || spec->num_inputs >= total)
 		return cuzk_fail(err, CUZK_E_INVAL,
-				 "gen-circuit: %zu inputs (with the constant 1) must be in 1..%zu for 2^%u constraints",
-				 spec->num_inputs, total - 1, spec->log_constraints);
+				 "gen-circuit: %zu inputs (with the constant 1) must be in 1..%zu for the %zu "
+				 "constraints of a %s circuit of 2^%u",
+				 spec->num_inputs, total - 1, total, gencircuit_shape_name(spec->shape),
+				 spec->log_constraints);
 	return 0;
 }
 
 size_t gencircuit_num_circuit_constraints(const gencircuit_spec *spec)
 {
-	return ((size_t)1 << spec->log_constraints) - spec->num_inputs;
+	return gencircuit_num_constraints(spec) - spec->num_inputs;
 }
 
 size_t gencircuit_num_aux(const gencircuit_spec *spec)
@@ -65,9 +98,11 @@ size_t gencircuit_num_aux(const gencircuit_spec *spec)
 	return gencircuit_num_circuit_constraints(spec);
 }
 
+/* basic: one group in 8; porep: one in 10, so that a tenth of aux is dense. */
 static int group_is_dense(const gencircuit_spec *spec, size_t g)
 {
-	return (hash3(spec->seed, g, SALT_KIND) & 7) == 0;
+	uint64_t h = hash3(spec->seed, g, SALT_KIND);
+	return spec->shape == GENCIRCUIT_SHAPE_POREP ? h % 10 == 0 : (h & 7) == 0;
 }
 
 static void term(r1cs_term *t, unsigned *n, uint64_t var, const fr_t *coeff)
@@ -108,11 +143,23 @@ void gencircuit_row_at(const gencircuit_spec *spec, size_t j, gencircuit_row *re
 			term(r.b, &r.n_b, 0, &d);
 		}
 		term(r.c, &r.n_c, v, &one);
+	} else if (spec->shape == GENCIRCUIT_SHAPE_POREP && group_is_dense(spec, g)) {
+		/* dense rows: v = x·p, x the pivot itself, then the previous row's */
+		term(r.a, &r.n_a, pos > 1 ? v - 1 : p, &one);
+		term(r.b, &r.n_b, p, &one);
+		term(r.c, &r.n_c, v, &one);
 	} else {
 		/* x is the previous pivot for the first row of a group, then the
-		 * previous row's variable: chains stay inside one group. */
-		uint64_t x = pos > 1 ? v - 1 : g > 0 ? p - 4 : 0;
-		unsigned op = group_is_dense(spec, g) ? 0 : (unsigned)(hash3(spec->seed, j, SALT_OP) % 3);
+		 * previous row's variable: chains stay inside one group.  PoRep's
+		 * boolean groups read a previous pivot only when it is a bit. */
+		int prev_ok = g > 0 && (spec->shape != GENCIRCUIT_SHAPE_POREP || !group_is_dense(spec, g - 1));
+		uint64_t x = pos > 1 ? v - 1 : prev_ok ? p - 4 : 0;
+		uint64_t ho = hash3(spec->seed, j, SALT_OP);
+		unsigned op = group_is_dense(spec, g) ? 0 : (unsigned)(ho % 3);
+		/* PoRep: AND 2/8, XOR 3/8, OR 3/8, so that as many bits are 1 as 0
+		 * (uniform ops leave 47% ones: AND chains on one pivot keep zeros). */
+		if (spec->shape == GENCIRCUIT_SHAPE_POREP)
+			op = (unsigned)(ho & 7) < 2 ? 0 : (unsigned)(ho & 7) < 5 ? 1 : 2;
 		term(r.b, &r.n_b, p, &one);
 		switch (op) {
 		case 0: /* AND, or a plain product in dense groups: x·p = v */
@@ -244,6 +291,12 @@ static void gen_row(const void *ctx, size_t k, groth16_row *ret, r1cs_term *scra
 
 _Static_assert(3 * GENCIRCUIT_MAX_TERMS <= GROTH16_ROW_SCRATCH, "a row fits the scratch terms");
 
+void gencircuit_rows(const gencircuit_spec *spec, groth16_row_source *ret)
+{
+	*ret = (groth16_row_source){ gencircuit_num_circuit_constraints(spec), spec->num_inputs,
+				     gencircuit_num_aux(spec), gen_row, spec };
+}
+
 /* Two passes over the rows (count, then copy), all three matrices at once. */
 static int build_matrices(r1cs *cs, const gencircuit_spec *spec)
 {
@@ -331,7 +384,8 @@ int gencircuit_write_witness(const gencircuit_spec *spec, const char *path, cuzk
 		.b_input_density = groth16_witness_file_section(&m, 0, CUZK_SEC_B_INPUT_DENSITY),
 		.b_aux_density = groth16_witness_file_section(&m, 0, CUZK_SEC_B_AUX_DENSITY),
 	};
-	groth16_row_source src = { rows, ni, na, gen_row, spec };
+	groth16_row_source src;
+	gencircuit_rows(spec, &src);
 	rc = groth16_synthesize_into(&s, &src, z, ni + na, err);
 	if (!contiguous) {
 		if (rc == 0) {

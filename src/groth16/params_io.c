@@ -7,6 +7,8 @@
 #include "groth16/params_io.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -106,6 +108,9 @@ struct decode_ctx {
 	const struct layout *l;
 	groth16_params *p;
 	unsigned checks;
+	const groth16_params_load_opts *opts;
+	atomic_size_t done;           /* points decoded, for progress */
+	pthread_mutex_t progress_mu;
 	size_t start[Q__COUNT + 1];   /* global index where each array begins */
 	size_t ustart[Q__COUNT + 1];  /* the same in work units (decode_weight) */
 	struct thread_failure *fail;
@@ -131,12 +136,29 @@ static size_t first_point_at(const struct decode_ctx *c, size_t u)
 	return c->start[q] + (i < c->l->count[q] ? i : c->l->count[q]);
 }
 
+/* Progress every this many points of a thread. */
+#define PROGRESS_POINTS ((size_t)1 << 16)
+
+static void report(struct decode_ctx *c, size_t n)
+{
+	size_t done = atomic_fetch_add(&c->done, n) + n;
+	if (!c->opts || !c->opts->progress)
+		return;
+	pthread_mutex_lock(&c->progress_mu);
+	c->opts->progress(c->opts->progress_ctx, done, c->start[Q__COUNT]);
+	pthread_mutex_unlock(&c->progress_mu);
+}
+
 static void decode_range(void *arg, size_t ubegin, size_t uend, unsigned thread)
 {
 	struct decode_ctx *c = arg;
 	enum query q = Q_IC;
-	size_t end = first_point_at(c, uend);
-	for (size_t g = first_point_at(c, ubegin); g < end; g++) {
+	size_t end = first_point_at(c, uend), begin = first_point_at(c, ubegin), reported = begin;
+	for (size_t g = begin; g < end; g++) {
+		if (g - reported == PROGRESS_POINTS) {
+			report(c, g - reported);
+			reported = g;
+		}
 		while (g >= c->start[q + 1])
 			q++;
 		size_t i = g - c->start[q];
@@ -157,12 +179,15 @@ static void decode_range(void *arg, size_t ubegin, size_t uend, unsigned thread)
 			return;
 		}
 	}
+	report(c, end - reported);
 }
 
 static int decode_points(groth16_params *p, const uint8_t *buf, const struct layout *l,
-			 const char *name, unsigned checks, cuzk_error *err)
+			 const char *name, const groth16_params_load_opts *opts, cuzk_error *err)
 {
-	struct decode_ctx c = { buf, name, l, p, checks, { 0 }, { 0 }, NULL };
+	struct decode_ctx c = { .buf = buf, .name = name, .l = l, .p = p, .checks = opts->checks, .opts = opts };
+	atomic_init(&c.done, 0);
+	pthread_mutex_init(&c.progress_mu, NULL);
 	for (int q = 0; q < Q__COUNT; q++) {
 		c.start[q + 1] = c.start[q] + l->count[q];
 		c.ustart[q + 1] = c.ustart[q] + l->count[q] * decode_weight(q);
@@ -174,7 +199,8 @@ static int decode_points(groth16_params *p, const uint8_t *buf, const struct lay
 	for (unsigned t = 0; t < nthreads; t++)
 		c.fail[t].index = SIZE_MAX;
 	/* Subgroup checks cost ~100 us a point; unchecked decoding far less. */
-	cuzk_parallel_for(c.ustart[Q__COUNT], checks ? 256 : 8192, nthreads, decode_range, &c);
+	cuzk_parallel_for(c.ustart[Q__COUNT], c.checks ? 256 : 8192, nthreads, decode_range, &c);
+	pthread_mutex_destroy(&c.progress_mu);
 	struct thread_failure *first = NULL;
 	for (unsigned t = 0; t < nthreads; t++)
 		if (c.fail[t].index != SIZE_MAX && (!first || c.fail[t].index < first->index))
@@ -210,6 +236,11 @@ int groth16_params_alloc(groth16_params *ret, size_t n_ic, size_t n_h, size_t n_
 		void *m = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (m == MAP_FAILED)
 			return cuzk_fail_errno(err, errno, "params: mapping %zu bytes for the points", bytes);
+		/* 2 MiB pages where the kernel allows them (THP "madvise"): a
+		 * 47 GB SRS is then ~22 thousand page faults instead of 11
+		 * million, and the GPU upload walks fewer pages.  Advice only:
+		 * without THP nothing changes. */
+		madvise(m, bytes, MADV_HUGEPAGE);
 		p.storage = m;
 		p.storage_mmapped = 1;
 	} else {
@@ -266,6 +297,13 @@ static int check_trailing(const byte_reader *r, cuzk_error *err)
 int groth16_params_parse_mem(groth16_params *ret, const uint8_t *buf, size_t len, const char *name,
 			     unsigned checks, cuzk_error *err)
 {
+	groth16_params_load_opts o = { checks, NULL, NULL };
+	return groth16_params_parse_mem_opts(ret, buf, len, name, &o, err);
+}
+
+int groth16_params_parse_mem_opts(groth16_params *ret, const uint8_t *buf, size_t len, const char *name,
+				  const groth16_params_load_opts *opts, cuzk_error *err)
+{
 	byte_reader r = { buf, len, 0, name };
 	groth16_vk vk;
 	struct layout l;
@@ -286,7 +324,7 @@ int groth16_params_parse_mem(groth16_params *ret, const uint8_t *buf, size_t len
 	p.vk = vk;
 	p.vk.ic = ic;
 	p.vk.n_ic = l.count[Q_IC];
-	if ((rc = decode_points(&p, buf, &l, name, checks, err)) < 0) {
+	if ((rc = decode_points(&p, buf, &l, name, opts, err)) < 0) {
 		groth16_params_free(&p);
 		return rc;
 	}
@@ -296,11 +334,18 @@ int groth16_params_parse_mem(groth16_params *ret, const uint8_t *buf, size_t len
 
 int groth16_params_read(groth16_params *ret, const char *path, unsigned checks, cuzk_error *err)
 {
+	groth16_params_load_opts o = { checks, NULL, NULL };
+	return groth16_params_read_opts(ret, path, &o, err);
+}
+
+int groth16_params_read_opts(groth16_params *ret, const char *path, const groth16_params_load_opts *opts,
+			     cuzk_error *err)
+{
 	file_map m;
 	int rc = file_map_open(&m, path, err);
 	if (rc < 0)
 		return rc;
-	rc = groth16_params_parse_mem(ret, m.buf, m.len, path, checks, err);
+	rc = groth16_params_parse_mem_opts(ret, m.buf, m.len, path, opts, err);
 	file_map_close(&m);
 	return rc;
 }
@@ -337,26 +382,122 @@ static void put_vk(byte_writer *w, const groth16_vk *vk)
 	put_g1_section(w, vk->ic, vk->n_ic);
 }
 
+/* Points encoded per round of the writer: 24 MiB of G1, 48 MiB of G2. */
+#define WRITER_BLOCK ((size_t)1 << 18)
+
+static int check_counts(const char *path, const size_t *counts, const enum query *qs, size_t n,
+			cuzk_error *err)
+{
+	for (size_t i = 0; i < n; i++)
+		if (counts[i] > UINT32_MAX)
+			return cuzk_fail(err, CUZK_E_INVAL, "%s: section %s: %zu points do not fit a u32 count",
+					 path, query_names[qs[i]], counts[i]);
+	return 0;
+}
+
+static const enum query WRITER_QUERY[GROTH16_PARAMS_SECTIONS] = { Q_H, Q_L, Q_A, Q_B_G1, Q_B_G2 };
+
+int groth16_params_writer_open(groth16_params_writer *ret, const char *path, const groth16_vk *vk,
+			       const size_t count[GROTH16_PARAMS_SECTIONS], cuzk_error *err)
+{
+	enum query ic = Q_IC;
+	int rc = check_counts(path, &vk->n_ic, &ic, 1, err);
+	if (rc < 0 || (rc = check_counts(path, count, WRITER_QUERY, GROTH16_PARAMS_SECTIONS, err)) < 0)
+		return rc;
+	groth16_params_writer w;
+	memset(&w, 0, sizeof(w));
+	memcpy(w.count, count, sizeof(w.count));
+	if (!(w.buf = malloc(WRITER_BLOCK * G2U)))
+		return cuzk_fail(err, CUZK_E_NOMEM, "%s: no memory for the encoding buffer", path);
+	if ((rc = byte_writer_open(&w.w, path, err)) < 0) {
+		free(w.buf);
+		return rc;
+	}
+	put_vk(&w.w, vk);
+	w.section = -1;
+	*ret = w;
+	return 0;
+}
+
+struct encode_ctx {
+	uint8_t *out;
+	const void *points;
+	int g2;
+};
+
+static void encode_range(void *arg, size_t begin, size_t end, unsigned thread)
+{
+	(void)thread;
+	struct encode_ctx *c = arg;
+	for (size_t i = begin; i < end; i++) {
+		if (c->g2)
+			g2_encode_uncompressed(c->out + i * G2U, (const g2_aff_t *)c->points + i);
+		else
+			g1_encode_uncompressed(c->out + i * G1U, (const g1_aff_t *)c->points + i);
+	}
+}
+
+/* Opens the next sections (writing their counts) until one has room; empty
+ * ones are written whole on the way. */
+static void writer_next_section(groth16_params_writer *w)
+{
+	while (w->left == 0 && w->section + 1 < GROTH16_PARAMS_SECTIONS) {
+		w->section++;
+		w->left = w->count[w->section];
+		byte_writer_u32be(&w->w, (uint32_t)w->left);
+	}
+}
+
+int groth16_params_writer_put(groth16_params_writer *w, const void *points, size_t n, cuzk_error *err)
+{
+	const uint8_t *src = points;
+	while (n > 0) {
+		writer_next_section(w);
+		if (w->left == 0) {
+			w->failed = 1;
+			return cuzk_fail(err, CUZK_E_INVAL, "%s: %zu points more than the sections hold", w->w.path, n);
+		}
+		int g2 = WRITER_QUERY[w->section] == Q_B_G2;
+		size_t size = g2 ? G2U : G1U, mem = g2 ? sizeof(g2_aff_t) : sizeof(g1_aff_t);
+		size_t run = n < w->left ? n : w->left;
+		run = run < WRITER_BLOCK ? run : WRITER_BLOCK;
+		struct encode_ctx c = { w->buf, src, g2 };
+		cuzk_parallel_for(run, 4096, 0, encode_range, &c);
+		byte_writer_put(&w->w, w->buf, run * size);
+		src += run * mem;
+		n -= run;
+		w->left -= run;
+	}
+	return 0;
+}
+
+int groth16_params_writer_close(groth16_params_writer *w, cuzk_error *err)
+{
+	writer_next_section(w);
+	int missing = !w->failed && (w->left != 0 || w->section + 1 < GROTH16_PARAMS_SECTIONS);
+	int rc = byte_writer_close(&w->w, err);
+	free(w->buf);
+	w->buf = NULL;
+	if (rc == 0 && missing)
+		rc = cuzk_fail(err, CUZK_E_INVAL, "%s: section %s is %zu points short", w->w.path,
+			       query_names[WRITER_QUERY[w->section]], w->left);
+	if (rc == 0 && w->failed)
+		rc = cuzk_fail(err, CUZK_E_INVAL, "%s: more points than the sections hold", w->w.path);
+	return rc;
+}
+
 int groth16_params_write(const groth16_params *p, const char *path, cuzk_error *err)
 {
-	size_t counts[] = { p->vk.n_ic, p->n_h, p->n_l, p->n_a, p->n_b_g1, p->n_b_g2 };
-	for (int q = 0; q < Q__COUNT; q++)
-		if (counts[q] > UINT32_MAX)
-			return cuzk_fail(err, CUZK_E_INVAL, "%s: section %s: %zu points do not fit a u32 count",
-					 path, query_names[q], counts[q]);
-	byte_writer w;
-	int rc = byte_writer_open(&w, path, err);
+	size_t counts[GROTH16_PARAMS_SECTIONS] = { p->n_h, p->n_l, p->n_a, p->n_b_g1, p->n_b_g2 };
+	groth16_params_writer w;
+	int rc = groth16_params_writer_open(&w, path, &p->vk, counts, err);
 	if (rc < 0)
 		return rc;
-	put_vk(&w, &p->vk);
-	put_g1_section(&w, p->h, p->n_h);
-	put_g1_section(&w, p->l, p->n_l);
-	put_g1_section(&w, p->a, p->n_a);
-	put_g1_section(&w, p->b_g1, p->n_b_g1);
-	byte_writer_u32be(&w, (uint32_t)p->n_b_g2);
-	for (size_t i = 0; i < p->n_b_g2; i++)
-		put_g2(&w, &p->b_g2[i]);
-	return byte_writer_close(&w, err);
+	const void *arrays[GROTH16_PARAMS_SECTIONS] = { p->h, p->l, p->a, p->b_g1, p->b_g2 };
+	for (int q = 0; q < GROTH16_PARAMS_SECTIONS && rc == 0; q++)
+		rc = groth16_params_writer_put(&w, arrays[q], counts[q], err);
+	int rc2 = groth16_params_writer_close(&w, rc < 0 ? NULL : err);
+	return rc < 0 ? rc : rc2;
 }
 
 int groth16_vk_parse_mem(groth16_vk *ret, const uint8_t *buf, size_t len, const char *name,

@@ -21,6 +21,7 @@
 
 #include "bls12_381/encoding.h"
 #include "common/error.h"
+#include "groth16/byte_io.h"
 #include "groth16/types.h"
 
 /* Checks on the query points (enum bls_check).  The VK is always fully
@@ -41,7 +42,43 @@ int groth16_params_parse_mem(groth16_params *ret, const uint8_t *buf, size_t len
 /* Maps path read-only (never reads it into malloc'd memory) and parses it.
  * Also -CUZK_E_IO for open/fstat/mmap failures. */
 int groth16_params_read(groth16_params *ret, const char *path, unsigned checks, cuzk_error *err);
+
+/* Loading with progress: progress(ctx, done, total) counts query points
+ * decoded; it is called from the decoding threads, one call at a time,
+ * every 2^16 points or so of each thread, and once at the end. */
+typedef struct groth16_params_load_opts {
+	unsigned checks;           /* enum bls_check for the query points */
+	void (*progress)(void *ctx, uint64_t done, uint64_t total);
+	void *progress_ctx;
+} groth16_params_load_opts;
+int groth16_params_parse_mem_opts(groth16_params *ret, const uint8_t *buf, size_t len, const char *name,
+				  const groth16_params_load_opts *opts, cuzk_error *err);
+int groth16_params_read_opts(groth16_params *ret, const char *path, const groth16_params_load_opts *opts,
+			     cuzk_error *err);
 int groth16_params_write(const groth16_params *p, const char *path, cuzk_error *err);
+
+/* A parameters file written section by section, for writers that never hold
+ * all the points (the development setup at 2^27: ~45 GB of points).  Open
+ * writes the VK and takes every section's count; then the points of h, l,
+ * a, b_g1 and b_g2 are appended in that order, in runs of any length
+ * (G1 points for the first four, G2 for b_g2), each count header written
+ * when its section begins.  Encoding is multi-threaded.  Close fails unless
+ * every section got exactly its count.  Errors name the path. */
+typedef struct groth16_params_writer {
+	byte_writer w;
+	size_t count[5];           /* h, l, a, b_g1, b_g2 */
+	int section;               /* the section being written, 5 after the last */
+	size_t left;               /* its points still to come */
+	uint8_t *buf;              /* encoding buffer */
+	int failed;
+} groth16_params_writer;
+enum { GROTH16_PARAMS_SECTIONS = 5 };
+int groth16_params_writer_open(groth16_params_writer *ret, const char *path, const groth16_vk *vk,
+			       const size_t count[GROTH16_PARAMS_SECTIONS], cuzk_error *err);
+/* -CUZK_E_INVAL when the run overflows what the sections were promised. */
+int groth16_params_writer_put(groth16_params_writer *w, const void *points, size_t n, cuzk_error *err);
+/* Closes (always); the first write error, or -CUZK_E_INVAL for missing points. */
+int groth16_params_writer_close(groth16_params_writer *w, cuzk_error *err);
 
 /* Allocates one storage block for params with these counts and points every
  * array (vk.ic, h, l, a, b_g1, b_g2) into it, zero-filled; large blocks come

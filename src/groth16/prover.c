@@ -70,11 +70,21 @@ int groth16_check_shape(const groth16_params *p, const groth16_witness_view *w, 
 				       msm_density_count(w->b_aux_density, w->num_aux), err);
 }
 
-static double now_ms(void)
+double groth16_now_ms(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+void groth16_span_add(groth16_timings *t, const char *name, const char *lane, int device, double start_ms,
+		      double end_ms)
+{
+	if (t->n_spans >= GROTH16_MAX_SPANS) {
+		t->spans_dropped++;
+		return;
+	}
+	t->span[t->n_spans++] = (groth16_span){ name, lane, device, start_ms, end_ms };
 }
 
 
@@ -127,7 +137,8 @@ struct query_job {
 	int hl_merged;
 	unsigned task_threads;
 	atomic_uint next;             /* next entry of QUERY_ORDER to take */
-	double ms[Q_COUNT];
+	double ms[Q_COUNT], start[Q_COUNT];
+	const char *lane[Q_COUNT];
 	int rc[Q_COUNT];
 	cuzk_error err[Q_COUNT];
 };
@@ -188,11 +199,16 @@ static int query_sum(struct query_job *j, enum query which, unsigned nt, cuzk_er
 	return rc ? in_query(rc, err, QUERY_NAME[which]) : 0;
 }
 
-static void timed_query(struct query_job *j, enum query which, unsigned nt, cuzk_error *err)
+/* Lanes of the timeline: all threads, or one side-by-side worker. */
+static const char *const WORKER_LANE[QUERY_SIDE_BY_SIDE_MAX_THREADS] = { "cpu worker 0", "cpu worker 1" };
+
+static void timed_query(struct query_job *j, enum query which, unsigned nt, const char *lane, cuzk_error *err)
 {
-	double t0 = now_ms();
+	double t0 = groth16_now_ms();
 	j->rc[which] = query_sum(j, which, nt, err);
-	j->ms[which] = now_ms() - t0;
+	j->start[which] = t0;
+	j->lane[which] = lane;
+	j->ms[which] = groth16_now_ms() - t0;
 }
 
 /* Whether running the query MSMs side by side keeps both threads busy: the
@@ -225,11 +241,11 @@ static void query_worker(void *ctx, size_t begin, size_t end, unsigned t)
 {
 	(void)begin;
 	(void)end;
-	(void)t;
 	struct query_job *j = ctx;
 	for (unsigned i; (i = atomic_fetch_add(&j->next, 1)) < Q_COUNT;) {
 		enum query which = QUERY_ORDER[i];
-		timed_query(j, which, j->task_threads, &j->err[which]);
+		timed_query(j, which, j->task_threads, WORKER_LANE[t % QUERY_SIDE_BY_SIDE_MAX_THREADS],
+			    &j->err[which]);
 	}
 }
 
@@ -250,7 +266,7 @@ static int query_msms(groth16_query_sums *q, const groth16_params *p, const grot
 		 * it outweighs any other task, and run as one of them it left
 		 * the other thread idle at the end (x5, proving: 190 ms against
 		 * 200 at 2^14, 107 against 111 at 2^13). */
-		timed_query(j, Q_H, nt, &j->err[Q_H]);
+		timed_query(j, Q_H, nt, "cpu", &j->err[Q_H]);
 		atomic_store(&j->next, 1);
 		j->task_threads = 1;
 		cuzk_parallel_for(nt, 1, nt, query_worker, j);
@@ -261,7 +277,7 @@ static int query_msms(groth16_query_sums *q, const groth16_params *p, const grot
 		}
 	} else {
 		for (int i = 0; i < Q_COUNT && !rc; i++) {
-			timed_query(j, (enum query)i, 0, err);
+			timed_query(j, (enum query)i, 0, "cpu", err);
 			rc = j->rc[i];
 		}
 	}
@@ -270,6 +286,11 @@ static int query_msms(groth16_query_sums *q, const groth16_params *p, const grot
 	t->msm_a_ms = j->ms[Q_A];
 	t->msm_b_g1_ms = j->ms[Q_B_G1];
 	t->msm_b_g2_ms = j->ms[Q_B_G2];
+	static const char *const SPAN_NAME[Q_COUNT] = { "msm h", "msm l", "msm a", "msm b_g1", "msm b_g2" };
+	for (int i = 0; i < Q_COUNT; i++)
+		if (j->lane[i] && !(i == Q_L && hl_merged))
+			groth16_span_add(t, i == Q_H && hl_merged ? "msm h+l" : SPAN_NAME[i], j->lane[i], -1,
+					 j->start[i], j->start[i] + j->ms[i]);
 	free(j);
 	return rc;
 }
@@ -334,7 +355,7 @@ int groth16_prove_cpu(const groth16_params *p, const groth16_witness_view *w, co
 	int rc = groth16_check_shape(p, w, err);
 	if (rc)
 		return rc;
-	double t0 = now_ms();
+	double t0 = groth16_now_ms();
 	/* ΣH and ΣL both only enter C, so where their bases lie back to back
 	 * (as groth16_params_alloc lays them out) they are one MSM: one bucket
 	 * reduction fewer, and a wider window.  The scalars are put side by
@@ -354,18 +375,20 @@ int groth16_prove_cpu(const groth16_params *p, const groth16_witness_view *w, co
 			}
 		memcpy(h + p->n_h, w->aux, w->num_aux * sizeof(fr_t));
 	}
-	double t1 = now_ms();
+	double t1 = groth16_now_ms();
 	t->ntt_ms = t1 - t0;
+	groth16_span_add(t, "ntt (h)", "cpu", -1, t0, t1);
 	groth16_query_sums q;
 	if (!rc)
 		rc = query_msms(&q, p, w, h, hl_merged, t, err);
 	free(h);
 	if (rc)
 		return rc;
-	double t2 = now_ms();
+	double t2 = groth16_now_ms();
 	groth16_assemble(out, &p->vk, &q, r, s);
-	double t3 = now_ms();
+	double t3 = groth16_now_ms();
 	t->assemble_ms = t3 - t2;
+	groth16_span_add(t, "assemble", "cpu", -1, t2, t3);
 	t->total_ms = t3 - t0;
 	return 0;
 }

@@ -21,6 +21,12 @@ int groth16_check_dims(const groth16_params *p, size_t num_constraints, size_t n
 int groth16_check_densities(const groth16_params *p, size_t num_inputs, size_t a_aux, size_t b_in, size_t b_aux,
 			    cuzk_error *err);
 
+/* CLOCK_MONOTONIC in milliseconds: the clock of every groth16_span. */
+double groth16_now_ms(void);
+/* Appends a span to t (counted in spans_dropped when t is full). */
+void groth16_span_add(groth16_timings *t, const char *name, const char *lane, int device, double start_ms,
+		      double end_ms);
+
 /* Smallest power of two >= n (n >= 1), and its log2. */
 size_t groth16_domain_size(size_t n, unsigned *ret_log2);
 
@@ -30,7 +36,9 @@ size_t groth16_domain_size(size_t n, unsigned *ret_log2);
  * (inputs filtered by b_input_density, then aux by b_aux_density), and the
  * assembly of DESIGN.md.  Secrets derived from r and s are scrubbed; the
  * caller owns and scrubs r and s.  Witness-dependent work (zeros skipped,
- * ones summed) is not constant-time, as in bellperson.  t may be NULL.
+ * ones summed) is not constant-time, as in bellperson.  t may be NULL; its
+ * spans are the NTTs, each query's MSM on the lane that ran it ("cpu", or
+ * "cpu worker N" when the queries run side by side) and the assembly.
  * Returns 0 or a negative cuzk status: -CUZK_E_MISMATCH (shape),
  * -CUZK_E_NONCANONICAL (a witness scalar >= r, named), -CUZK_E_NOMEM. */
 int groth16_prove_cpu(const groth16_params *p, const groth16_witness_view *w, const fr_t *r,

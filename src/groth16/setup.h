@@ -22,7 +22,11 @@
  * has a term in that matrix) unless a variable's terms cancel at τ: terms
  * with coefficient 0, or the same variable twice with opposite coefficients
  * in one row; the prover then reports a shape mismatch.  The Lagrange basis
- * over the domain ω^k comes from an inverse NTT of (1, τ, ..., τ^(m-1)). */
+ * over the domain ω^k comes from an inverse NTT of (1, τ, ..., τ^(m-1)).
+ *
+ * File order is made order: the VK (with ic), then h, l, a, b_g1, b_g2,
+ * each from one scalar vector that is filled, multiplied and dropped in
+ * turn, so a large setup can stream its points to a file. */
 #ifndef CUZK_GROTH16_SETUP_H
 #define CUZK_GROTH16_SETUP_H
 
@@ -31,6 +35,7 @@
 #include "bls12_381/fr.h"
 #include "common/error.h"
 #include "groth16/r1cs.h"
+#include "groth16/synth.h"
 #include "groth16/types.h"
 
 /* The toxic waste, Montgomery form.  Tests use it as a shortcut to the
@@ -52,5 +57,52 @@ int groth16_dev_setup_insecure_trapdoor(groth16_params *ret, groth16_dev_trapdoo
  * each, appended input constraints included).  Errors as above. */
 int groth16_dev_qap_at_tau(fr_t *ret_a, fr_t *ret_b, fr_t *ret_c, const r1cs *cs, const fr_t *tau,
 			   cuzk_error *err);
+
+/* ---- Large setups: rows from any source, products on any engine ---- */
+
+/* Where a run of products goes: straight into memory (direct != NULL: the
+ * n points of the call), or handed over in order, in runs, to emit. */
+typedef struct groth16_point_sink {
+	void *direct;
+	int (*emit)(void *ctx, const void *points, size_t n, cuzk_error *err);
+	void *ctx;
+} groth16_point_sink;
+
+/* What makes the fixed-base products k_i·G of a setup: the CPU's tables
+ * (the default) or a GPU (setup_gpu.h).  mul computes k[i]·G for i < n,
+ * G the G1 generator (g2 = 0) or the G2 one, k in Montgomery form, as
+ * affine points in the host layout (infinity all-zero).  Every engine
+ * writes the same points (an affine point has one representation), so the
+ * parameters do not depend on the engine. */
+typedef struct groth16_setup_engine {
+	const char *name;
+	int (*mul)(void *self, int g2, const fr_t *k, size_t n, const groth16_point_sink *sink,
+		   cuzk_error *err);
+	void *self;
+} groth16_setup_engine;
+
+/* Called after every run of products: done of total points so far. */
+typedef void (*groth16_setup_progress_fn)(void *ctx, uint64_t done, uint64_t total);
+
+typedef struct groth16_setup_opts {
+	const groth16_setup_engine *engine;   /* NULL: the CPU */
+	groth16_setup_progress_fn progress;   /* may be NULL */
+	void *progress_ctx;
+} groth16_setup_opts;
+
+/* groth16_dev_setup_insecure_trapdoor for rows from src (never
+ * materialised: a generator's rows cost nothing to store); opts may be
+ * NULL.  Errors as above, and the engine's. */
+int groth16_dev_setup_rows(groth16_params *ret, groth16_dev_trapdoor_insecure *ret_td,
+			   const groth16_row_source *src, uint64_t seed, const groth16_setup_opts *opts,
+			   cuzk_error *err);
+
+/* The same parameters written to path as they are made (params_io.h's
+ * streaming writer): host memory holds the per-variable scalars (~4 × 32
+ * bytes per variable) but never all the points.  ret_vk (may be NULL) gets
+ * a copy of the verifying key (free with groth16_vk_free).  Also the
+ * writer's errors. */
+int groth16_dev_setup_rows_write(const char *path, const groth16_row_source *src, uint64_t seed,
+				 const groth16_setup_opts *opts, groth16_vk *ret_vk, cuzk_error *err);
 
 #endif

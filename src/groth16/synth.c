@@ -132,6 +132,7 @@ int groth16_synthesize_into(groth16_synth *out, const groth16_row_source *src, c
 
 static void r1cs_row(const void *ctx, size_t k, groth16_row *ret, r1cs_term *scratch)
 {
+	(void)scratch;
 	const r1cs *cs = ctx;
 	const r1cs_matrix *m[3] = { &cs->a, &cs->b, &cs->c };
 	for (int i = 0; i < 3; i++) {
@@ -140,30 +141,42 @@ static void r1cs_row(const void *ctx, size_t k, groth16_row *ret, r1cs_term *scr
 	}
 }
 
-int groth16_synthesize(groth16_synth *ret, const r1cs *cs, const fr_t *z, size_t z_len,
-		       cuzk_error *err)
+void groth16_r1cs_rows(groth16_row_source *ret, const r1cs *cs)
+{
+	*ret = (groth16_row_source){ cs->num_constraints, cs->num_inputs, cs->num_aux, r1cs_row, cs };
+}
+
+int groth16_synthesize_rows(groth16_synth *ret, const groth16_row_source *src, const fr_t *z, size_t z_len,
+			    cuzk_error *err)
 {
 	groth16_synth s;
 	memset(&s, 0, sizeof(s));
-	size_t n = cs->num_constraints + cs->num_inputs;
+	size_t n = src->num_rows + src->num_inputs;
 	s.a = malloc(n * sizeof(fr_t));
 	s.b = malloc(n * sizeof(fr_t));
 	s.c = malloc(n * sizeof(fr_t));
-	s.a_aux_density = calloc(words_for(cs->num_aux) + 1, sizeof(uint64_t));
-	s.b_input_density = calloc(words_for(cs->num_inputs) + 1, sizeof(uint64_t));
-	s.b_aux_density = calloc(words_for(cs->num_aux) + 1, sizeof(uint64_t));
+	s.a_aux_density = calloc(words_for(src->num_aux) + 1, sizeof(uint64_t));
+	s.b_input_density = calloc(words_for(src->num_inputs) + 1, sizeof(uint64_t));
+	s.b_aux_density = calloc(words_for(src->num_aux) + 1, sizeof(uint64_t));
 	if (!s.a || !s.b || !s.c || !s.a_aux_density || !s.b_input_density || !s.b_aux_density) {
 		groth16_synth_free(&s);
 		return cuzk_fail(err, CUZK_E_NOMEM, "synthesis: out of memory for %zu constraints", n);
 	}
-	groth16_row_source src = { cs->num_constraints, cs->num_inputs, cs->num_aux, r1cs_row, cs };
-	int rc = groth16_synthesize_into(&s, &src, z, z_len, err);
+	int rc = groth16_synthesize_into(&s, src, z, z_len, err);
 	if (rc < 0) {
 		groth16_synth_free(&s);
 		return rc;
 	}
 	*ret = s;
 	return 0;
+}
+
+int groth16_synthesize(groth16_synth *ret, const r1cs *cs, const fr_t *z, size_t z_len,
+		       cuzk_error *err)
+{
+	groth16_row_source src;
+	groth16_r1cs_rows(&src, cs);
+	return groth16_synthesize_rows(ret, &src, z, z_len, err);
 }
 
 void groth16_synth_free(groth16_synth *s)

@@ -65,6 +65,12 @@ typedef struct groth16_row_source {
 int groth16_synthesize_into(groth16_synth *out, const groth16_row_source *src, const fr_t *z,
 			    size_t z_len, cuzk_error *err);
 
+/* The same, allocating *ret's arrays (free with groth16_synth_free). */
+int groth16_synthesize_rows(groth16_synth *ret, const groth16_row_source *src, const fr_t *z, size_t z_len,
+			    cuzk_error *err);
+/* The rows of a materialised R1CS (cs must outlive the source). */
+void groth16_r1cs_rows(groth16_row_source *ret, const r1cs *cs);
+
 /* Bit i of a density bitmap. */
 static inline int groth16_density_get(const uint64_t *bits, size_t i)
 {

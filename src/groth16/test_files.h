@@ -40,6 +40,17 @@ static inline uint8_t *test_slurp(const char *path, size_t *len)
 	return buf;
 }
 
+/* 1 when the two files hold the same bytes. */
+static inline int test_same_files(const char *a, const char *b)
+{
+	size_t na, nb;
+	uint8_t *x = test_slurp(a, &na), *y = test_slurp(b, &nb);
+	int same = na == nb && memcmp(x, y, na) == 0;
+	free(x);
+	free(y);
+	return same;
+}
+
 /* rc must be -code and err's message must contain needle. */
 #define EXPECT_FAIL(rc, err, code, needle)                                                  \
 	do {                                                                                \

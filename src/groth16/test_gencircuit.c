@@ -7,40 +7,57 @@
 #include <unistd.h>
 
 #include "groth16/gencircuit.h"
+#include "groth16/prover.h"
 #include "groth16/synth.h"
 #include "groth16/test_files.h"
 
-static void check_shape(unsigned k, size_t ni, uint64_t seed)
+static void check_shape_of(unsigned k, size_t ni, uint64_t seed, enum gencircuit_shape shape)
 {
-	gencircuit_spec spec = { k, ni, seed };
+	gencircuit_spec spec = { k, ni, seed, shape };
 	r1cs cs;
 	fr_t *z;
 	cuzk_error err;
 	REQUIRE(gencircuit_build(&spec, &cs, &z, &err) == 0);
-	CHECK(cs.num_constraints + ni == (size_t)1 << k);
+	if (shape == GENCIRCUIT_SHAPE_BASIC)
+		CHECK(cs.num_constraints + ni == (size_t)1 << k);
+	else   /* the real partition's 130,278,869 of 2^27, scaled */
+		CHECK(cs.num_constraints + ni == (size_t)((UINT64_C(130278869) << k) >> 27));
+	CHECK(groth16_domain_size(cs.num_constraints + ni, NULL) == (size_t)1 << k);
 	CHECK(cs.num_inputs == ni);
 
 	groth16_synth s;
 	REQUIRE(groth16_synthesize(&s, &cs, z, cs.num_inputs + cs.num_aux, &err) == 0);
-	CHECK(s.num_constraints == (size_t)1 << k);
+	CHECK(s.num_constraints == cs.num_constraints + ni);
 	CHECK_MSG(groth16_synth_check(&s, &err) == 0, "k=%u: %s", k, err.msg);
 
-	size_t na = cs.num_aux, bits = 0;
-	for (size_t j = 0; j < na; j++)
-		if (fr_is_zero(&z[ni + j]) || fr_is_one(&z[ni + j]))
-			bits++;
+	size_t na = cs.num_aux, zeros = 0, ones = 0;
+	for (size_t j = 0; j < na; j++) {
+		zeros += fr_is_zero(&z[ni + j]);
+		ones += fr_is_one(&z[ni + j]);
+	}
 	double b_frac = (double)groth16_density_popcount(s.b_aux_density, na) / (double)na;
 	double a_frac = (double)groth16_density_popcount(s.a_aux_density, na) / (double)na;
-	double bit_frac = (double)bits / (double)na;
-	printf("k=%u inputs=%zu: B %.3f, A %.3f of aux; 0/1 values %.3f\n", k, ni, b_frac, a_frac, bit_frac);
+	double zero_frac = (double)zeros / (double)na, one_frac = (double)ones / (double)na;
+	double bit_frac = zero_frac + one_frac;
+	printf("%s k=%u inputs=%zu: B %.3f, A %.3f of aux; zeros %.3f, ones %.3f, dense %.3f\n",
+	       gencircuit_shape_name(shape), k, ni, b_frac, a_frac, zero_frac, one_frac, 1 - bit_frac);
 	if (na >= 1000) {
 		CHECK_MSG(b_frac > 0.2 && b_frac < 0.3, "B density %.3f", b_frac);
 		CHECK_MSG(bit_frac > 0.8 && bit_frac < 0.99, "0/1 fraction %.3f", bit_frac);
 		CHECK_MSG(a_frac > 0.6, "A density %.3f", a_frac);
 	}
+	if (shape == GENCIRCUIT_SHAPE_POREP && na >= 50000) {
+		/* the documented split: 45% zeros, 45% ones, 10% dense */
+		CHECK_MSG(zero_frac > 0.42 && zero_frac < 0.48, "zeros %.3f", zero_frac);
+		CHECK_MSG(one_frac > 0.42 && one_frac < 0.48, "ones %.3f", one_frac);
+		CHECK_MSG(1 - bit_frac > 0.09 && 1 - bit_frac < 0.11, "dense %.3f", 1 - bit_frac);
+		CHECK_MSG(b_frac > 0.245 && b_frac < 0.255, "B density %.3f", b_frac);
+	}
 	if (ni > 1 && k >= 10) {  /* dense pivots read public inputs in B */
+		size_t want = cs.num_constraints / 4 / 20;   /* half the dense groups or more */
+		want = want > 50 ? 50 : want;
 		CHECK(!groth16_density_get(s.b_input_density, 0));
-		CHECK(groth16_density_popcount(s.b_input_density, ni) >= (ni > 50 ? 50 : ni - 1));
+		CHECK(groth16_density_popcount(s.b_input_density, ni) >= (ni - 1 < want ? ni - 1 : want));
 	}
 
 	/* Same seed, same circuit; another seed, another witness. */
@@ -48,7 +65,7 @@ static void check_shape(unsigned k, size_t ni, uint64_t seed)
 	REQUIRE(gencircuit_assignment(&spec, &z2, &err) == 0);
 	CHECK(memcmp(z, z2, (ni + na) * sizeof(fr_t)) == 0);
 	free(z2);
-	gencircuit_spec other = { k, ni, seed + 1 };
+	gencircuit_spec other = { k, ni, seed + 1, shape };
 	REQUIRE(gencircuit_assignment(&other, &z2, &err) == 0);
 	CHECK(memcmp(z, z2, (ni + na) * sizeof(fr_t)) != 0);
 	free(z2);
@@ -63,9 +80,14 @@ static void check_shape(unsigned k, size_t ni, uint64_t seed)
 	free(z);
 }
 
-static void check_streamed(unsigned k, size_t ni)
+static void check_shape(unsigned k, size_t ni, uint64_t seed)
 {
-	gencircuit_spec spec = { k, ni, 7 };
+	check_shape_of(k, ni, seed, GENCIRCUIT_SHAPE_BASIC);
+}
+
+static void check_streamed(unsigned k, size_t ni, enum gencircuit_shape shape)
+{
+	gencircuit_spec spec = { k, ni, 7, shape };
 	r1cs cs;
 	fr_t *z;
 	cuzk_error err;
@@ -99,11 +121,11 @@ static void check_streamed(unsigned k, size_t ni)
 int main(void)
 {
 	cuzk_error err;
-	gencircuit_spec bad = { 4, 16, 1 };
+	gencircuit_spec bad = { 4, 16, 1, GENCIRCUIT_SHAPE_BASIC };
 	CHECK(gencircuit_check_spec(&bad, &err) == -CUZK_E_INVAL);
 	bad.num_inputs = 0;
 	CHECK(gencircuit_check_spec(&bad, &err) == -CUZK_E_INVAL);
-	bad = (gencircuit_spec){ 40, 2, 1 };
+	bad = (gencircuit_spec){ 40, 2, 1, GENCIRCUIT_SHAPE_BASIC };
 	CHECK(gencircuit_check_spec(&bad, &err) == -CUZK_E_INVAL);
 
 	check_shape(2, 1, 1);
@@ -111,7 +133,19 @@ int main(void)
 	check_shape(10, 2, 3);
 	check_shape(12, 328, 5);
 	check_shape(16, GENCIRCUIT_DEFAULT_INPUTS, 9);
-	check_streamed(8, 1);
-	check_streamed(12, 40);
+	check_streamed(8, 1, GENCIRCUIT_SHAPE_BASIC);
+	check_streamed(12, 40, GENCIRCUIT_SHAPE_BASIC);
+
+	/* PoRep-shaped: 328 inputs, the partition's fill of the domain, the
+	 * 45/45/10 split of aux values */
+	check_shape_of(10, GENCIRCUIT_POREP_INPUTS, 3, GENCIRCUIT_SHAPE_POREP);
+	check_shape_of(17, GENCIRCUIT_POREP_INPUTS, 11, GENCIRCUIT_SHAPE_POREP);
+	check_shape_of(6, 2, 1, GENCIRCUIT_SHAPE_POREP);
+	check_streamed(12, GENCIRCUIT_POREP_INPUTS, GENCIRCUIT_SHAPE_POREP);
+	enum gencircuit_shape sh;
+	CHECK(gencircuit_shape_parse(&sh, "porep", &err) == 0 && sh == GENCIRCUIT_SHAPE_POREP);
+	CHECK(gencircuit_shape_parse(&sh, "winning", &err) == -CUZK_E_INVAL);
+	gencircuit_spec small = { 8, GENCIRCUIT_POREP_INPUTS, 1, GENCIRCUIT_SHAPE_POREP };
+	CHECK(gencircuit_check_spec(&small, &err) == -CUZK_E_INVAL);   /* 248 constraints < 328 inputs */
 	CHECK_DONE();
 }

@@ -306,7 +306,7 @@ static void check_circuit(const char *name, const r1cs *cs, const fr_t *z, int t
 
 static void check_generated(unsigned log, size_t inputs, int trapdoor_check)
 {
-	gencircuit_spec spec = { log, inputs, 1000 + log };
+	gencircuit_spec spec = { log, inputs, 1000 + log, GENCIRCUIT_SHAPE_BASIC };
 	r1cs cs;
 	fr_t *z;
 	cuzk_error err;

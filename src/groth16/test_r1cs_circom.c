@@ -21,7 +21,7 @@ static int matrix_eq(const r1cs_matrix *x, const r1cs_matrix *y, size_t rows)
 
 static void test_r1cs_round_trip(const char *path, uint8_t **ret_file, size_t *ret_len)
 {
-	gencircuit_spec spec = { 6, 3, 42 };
+	gencircuit_spec spec = { 6, 3, 42, GENCIRCUIT_SHAPE_BASIC };
 	r1cs cs, back;
 	fr_t *z;
 	cuzk_error err;

@@ -63,6 +63,18 @@ typedef struct groth16_witness_view {
 	int density_shared;
 } groth16_witness_view;
 
+/* One phase of a proof on one lane (a CPU thread, a GPU stream), with its
+ * start and end on CLOCK_MONOTONIC in milliseconds: what a timeline
+ * (trace_json.h) draws.  Names and lanes are static strings. */
+typedef struct groth16_span {
+	const char *name;          /* "msm h", "upload a,b,c", ... */
+	const char *lane;          /* "cpu", "cpu worker 1", "copy", "compute", "host" */
+	int device;                /* the GPU's index, -1 on the CPU */
+	double start_ms, end_ms;
+} groth16_span;
+/* Enough for every batch of a streamed SRS at 2^27 in 2^22-point batches. */
+#define GROTH16_MAX_SPANS 256
+
 /* Wall-clock milliseconds per phase of one proof (0 when a phase did not run
  * separately).  Backends fill what they can measure. */
 typedef struct groth16_timings {
@@ -72,6 +84,9 @@ typedef struct groth16_timings {
 	double msm_h_ms, msm_l_ms, msm_a_ms, msm_b_g1_ms, msm_b_g2_ms;
 	double assemble_ms;
 	double total_ms;
+	unsigned n_spans;          /* the phases as spans, in no particular order */
+	unsigned spans_dropped;    /* spans past GROTH16_MAX_SPANS */
+	groth16_span span[GROTH16_MAX_SPANS];
 } groth16_timings;
 
 #endif

@@ -60,7 +60,7 @@ expect 0 "bench msm" "$cuzk" bench msm --log-size 8
 expect 0 "bench msm --g2" "$cuzk" bench msm --log-size 6 --g2
 expect 0 "bench ntt" "$cuzk" bench ntt --log-size 10
 expect nonzero "bench without a kind" "$cuzk" bench --log-size 10
-one_line_naming "expected prove, msm or ntt"
+one_line_naming "expected prove, msm, ntt or load"
 
 echo "== several partitions"
 join=${JOIN_WITNESS:-./tests/cli/join_witness}

@@ -51,7 +51,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	for (unsigned k = 3; k <= 5; k++) {
-		gencircuit_spec spec = { k, k - 1, k };
+		gencircuit_spec spec = { k, k - 1, k, GENCIRCUIT_SHAPE_BASIC };
 		r1cs cs;
 		fr_t *z;
 		char name[32];

@@ -9,6 +9,9 @@
 #    default 22) and h against the CPU, with the radix-8 kernel (both tile
 #    sizes) and with the radix-2 one at each of its register-round widths;
 # 2. the GPU MSM test, if the build has one, with each form of the field products;
+#    the GPU development setup's parameters == the CPU's
+#    (cuda/test_gpu_setup, 2^10..2^16, and `cuzk setup --backend gpu` ==
+#    `--backend cpu` for a PoRep-shaped 2^14);
 # 3. for 2^10 .. 2^MAX_LOG constraints (default 18), circuits from the
 #    generator: `cuzk prove --backend gpu --seed N` must write the bytes of
 #    `--backend cpu --seed N`, and the GPU proof must verify;
@@ -75,6 +78,16 @@ for msm_test in "$B"/cuda/msm/test_gpu_msm "$B"/cuda/test_gpu_msm; do
 		step "GPU MSM == CPU, field products $form" "msm-$form.log" env CUZK_MSM_FP=$form "$msm_test"
 	done
 done
+step "GPU dev setup == CPU dev setup (2^10..2^16)" setup.log "$B/cuda/test_gpu_setup" 16
+setup_cli() {
+	d=$OUT/work/setup
+	mkdir -p "$d"
+	for be in cpu gpu; do
+		"$CUZK" setup --shape porep --log-constraints 14 --seed 3 --backend $be --params "$d/$be.params" || return 2
+	done
+	cmp "$d/cpu.params" "$d/gpu.params"
+}
+step "cuzk setup --backend gpu == cpu (porep, 2^14)" setup-cli.log setup_cli
 
 W=$OUT/work
 mkdir -p "$W"
