@@ -51,8 +51,6 @@ int cli_parse_u64(const char *name, const char *value, uint64_t min, uint64_t ma
  * every step, close included. */
 int cli_write_file(const char *path, const void *buf, size_t len, cuzk_error *err);
 
-/* Monotonic wall clock in milliseconds, for the timings commands print. */
-double cli_now_ms(void);
 /* CPU time (user + system, all threads) this process has used, in ms: on a
  * shared machine it says what a run cost when wall time says how busy the
  * machine was. */

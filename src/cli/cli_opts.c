@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <time.h>
 #include <unistd.h>
 
 static void print_help(const struct cli_command *cmd, const struct cli_option *opts, size_t n_opts)
@@ -117,13 +116,6 @@ int cli_write_file(const char *path, const void *buf, size_t len, cuzk_error *er
 	if (close(fd) < 0)
 		return cuzk_fail_errno(err, errno, "%s: close", path);
 	return 0;
-}
-
-double cli_now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
 double cli_cpu_ms(void)

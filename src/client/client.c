@@ -3,6 +3,7 @@
  * and completions from the shared ring.  One mutex per client serialises the
  * exchanges, so replies always match the request just sent. */
 #include "client/client_internal.h"
+#include "common/clock.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -14,7 +15,6 @@
 #include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/un.h>
-#include <time.h>
 #include <unistd.h>
 
 void cuzk_client_log(cuzk_client *c, int level, const char *fmt, ...)
@@ -325,24 +325,17 @@ static int connection_lost(cuzk_client *c, cuzk_error *err)
 	return r;
 }
 
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 int cuzk_wait(cuzk_client *c, struct cuzk_completion *ret, int timeout_ms, cuzk_error *err)
 {
 	/* Another thread may take the completion that woke us: the timeout
 	 * counts from the call, not from each wake-up. */
-	int64_t deadline = timeout_ms >= 0 ? now_ms() + timeout_ms : -1;
+	int64_t deadline = timeout_ms >= 0 ? (int64_t)monotonic_ms() + timeout_ms : -1;
 	for (;;) {
 		int r = cuzk_poll(c, ret, err);
 		if (r != 0)
 			return r;
 		if (deadline >= 0) {
-			int64_t left = deadline - now_ms();
+			int64_t left = deadline - (int64_t)monotonic_ms();
 			timeout_ms = left > 0 ? (int)left : 0;
 		}
 		/* The socket is watched for hang-up only: its replies belong to

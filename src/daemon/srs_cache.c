@@ -7,10 +7,10 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "bls12_381/encoding.h"
+#include "common/clock.h"
 #include "daemon/srs_cache.h"
 #include "groth16/params_io.h"
 
@@ -143,13 +143,6 @@ static int load_params(struct cuzkd_srs_cache *c, const char *name, groth16_para
 	return r;
 }
 
-static double now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 int cuzkd_srs_acquire(struct cuzkd_srs_cache *c, const char *name, struct cuzkd_srs **ret, cuzk_error *err)
 {
 	struct cuzkd_srs *s;
@@ -183,11 +176,11 @@ int cuzkd_srs_acquire(struct cuzkd_srs_cache *c, const char *name, struct cuzkd_
 	c->misses++;
 	pthread_mutex_unlock(&c->lock);
 
-	t0 = now_ms();
+	t0 = monotonic_ms();
 	r = load_params(c, name, &p, &lerr);
 
 	pthread_mutex_lock(&c->lock);
-	s->load_ms = now_ms() - t0;
+	s->load_ms = monotonic_ms() - t0;
 	if (r) {
 		s->state = CUZKD_SRS_FAILED;
 		s->err = lerr;
