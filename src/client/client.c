@@ -389,52 +389,30 @@ int cuzk_cancel_job(cuzk_client *c, uint64_t job_id, cuzk_error *err)
 /* Collects TEXT chunks answering tag into one malloc'd string. */
 static int recv_text(cuzk_client *c, uint64_t tag, char **ret, size_t *ret_len, cuzk_error *err)
 {
-	char *text = NULL;
-	size_t total = 0;
+	struct cuzk_text t;
 	int r;
 
-	for (uint32_t seq = 0;; seq++) {
+	cuzk_text_init(&t, tag);
+	do {
 		size_t len;
 		struct cuzk_msg_hdr hdr;
-		struct cuzk_msg_text t;
-		const void *data;
 		if ((r = recv_plain(c, &len, err)) < 0 || (r = cuzk_msg_parse_hdr(&hdr, c->rx, len, err)) < 0)
-			goto fail;
+			break;
 		if (hdr.type == CUZK_MSG_REPLY) {
 			r = check_reply(c, tag, len, NULL, err);
 			if (r == 0)
 				r = cuzk_fail(err, CUZK_E_PROTOCOL, "daemon answered a text request with an empty reply");
-			goto fail;
-		}
-		if ((r = cuzk_msg_parse_text(&t, &data, c->rx, len, err)) < 0)
-			goto fail;
-		if (t.hdr.request_id != tag || t.seq != seq) {
-			r = cuzk_fail(err, CUZK_E_PROTOCOL, "text chunk %u of request %llu, expected chunk %u of %llu",
-				      t.seq, (unsigned long long)t.hdr.request_id, seq, (unsigned long long)tag);
-			goto fail;
-		}
-		if (total + t.data_len > CUZK_TEXT_MAX) {
-			r = cuzk_fail(err, CUZK_E_PROTOCOL, "text answer longer than %u bytes", CUZK_TEXT_MAX);
-			goto fail;
-		}
-		char *grown = realloc(text, total + t.data_len + 1);
-		if (!grown) {
-			r = cuzk_fail(err, CUZK_E_NOMEM, "text answer: out of memory");
-			goto fail;
-		}
-		text = grown;
-		memcpy(text + total, data, t.data_len);
-		total += t.data_len;
-		text[total] = '\0';
-		if (t.flags & CUZK_TEXT_LAST)
 			break;
+		}
+		r = cuzk_text_add(&t, c->rx, len, err);
+	} while (r == 0);
+	if (r < 0) {
+		cuzk_text_free(&t);
+		return r;
 	}
-	*ret = text;
-	*ret_len = total;
+	*ret = t.text;
+	*ret_len = t.len;
 	return 0;
-fail:
-	free(text);
-	return r;
 }
 
 static int text_request(cuzk_client *c, void *msg, size_t len, char **ret, size_t *ret_len,
