@@ -87,6 +87,9 @@ const char *cuzk_status_name(int code);
 #define CUZK_MAX_PARTITIONS 64        /* per request (witness format limit) */
 #define CUZK_SRS_NAME_MAX 255         /* bytes, without the NUL */
 #define CUZK_MESSAGE_MAX 256          /* daemon messages, with the NUL */
+/* Where the packaged cuzkd.socket listens; the cuzk command uses it when
+ * neither --socket nor $CUZK_SOCKET says otherwise. */
+#define CUZK_DEFAULT_SOCKET "/run/cuzk/cuzkd.sock"
 
 /* Queue order; FIFO within one priority. */
 enum cuzk_priority {
@@ -150,7 +153,8 @@ typedef struct cuzk_buffer cuzk_buffer;
 
 /* Connects to socket_path and says hello (docs/PROTOCOL.md).  opts may be NULL.
  * RETURN VALUE: 0 and *ret set; -CUZK_E_NOTFOUND (no such socket), -CUZK_E_PERM,
- * -CUZK_E_IO (connect failed otherwise), -CUZK_E_VERSION,
+ * -CUZK_E_IO (connect failed otherwise; ECONNREFUSED: a socket file nobody
+ * listens on; both messages say how to start cuzkd), -CUZK_E_VERSION,
  * -CUZK_E_PROTOCOL (the daemon answered nonsense), -CUZK_E_BUSY (too many
  * clients), -CUZK_E_SHUTDOWN, -CUZK_E_NOMEM. */
 int cuzk_connect(cuzk_client **ret, const char *socket_path, const struct cuzk_connect_opts *opts,

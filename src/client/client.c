@@ -139,6 +139,20 @@ close_fds:
 	return r;
 }
 
+/* No socket, or a socket file nobody listens on (cuzkd stopped without
+ * removing it): the usual first-run mistake, so say how to start cuzkd. */
+static int connect_failed(int e, const char *path, cuzk_error *err)
+{
+	if (e != ENOENT && e != ECONNREFUSED)
+		return cuzk_fail_errno(err, e, "connect(%s)", path);
+	int code = e == ENOENT ? CUZK_E_NOTFOUND : CUZK_E_IO;
+	if (strcmp(path, CUZK_DEFAULT_SOCKET) == 0)
+		return cuzk_fail(err, code, "cuzkd is not listening on %s (connect: %s); start it with "
+				 "'systemctl start cuzkd.socket', or run 'cuzkd --socket %s'", path, strerror(e), path);
+	return cuzk_fail(err, code, "cuzkd is not listening on %s (connect: %s); start one there with "
+			 "'cuzkd --socket %s'", path, strerror(e), path);
+}
+
 int cuzk_connect(cuzk_client **ret, const char *socket_path, const struct cuzk_connect_opts *opts,
 		 cuzk_error *err)
 {
@@ -176,7 +190,7 @@ int cuzk_connect(cuzk_client **ret, const char *socket_path, const struct cuzk_c
 		goto fail;
 	}
 	if (connect(c->sock, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
-		r = cuzk_fail_errno(err, errno, "connect(%s)", socket_path);
+		r = connect_failed(errno, socket_path, err);
 		goto fail;
 	}
 	if ((r = say_hello(c, opts, err)) < 0) {

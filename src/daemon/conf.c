@@ -14,7 +14,7 @@
 void cuzkd_config_defaults(struct cuzkd_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
-	snprintf(cfg->socket, sizeof(cfg->socket), "%s", "/run/cuzk/cuzkd.sock");
+	snprintf(cfg->socket, sizeof(cfg->socket), "%s", CUZK_DEFAULT_SOCKET);
 	snprintf(cfg->srs_dir, sizeof(cfg->srs_dir), "%s", "/var/lib/cuzk/params");
 	cfg->backend = CUZKD_BACKEND_AUTO;
 	cfg->drain_timeout_ms = 60000;
