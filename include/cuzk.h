@@ -135,7 +135,8 @@ struct cuzk_completion {
 	uint8_t proof[CUZK_MAX_PARTITIONS][CUZK_PROOF_BYTES];
 };
 
-/* Log lines from the library (e.g. why a buffer did not get huge pages).
+/* Log lines from the library (e.g. why a buffer did not get huge pages: a
+ * warning from 256 MiB on, an info line below).
  * level: 3 error, 4 warning, 6 info (syslog numbers).  Called with the
  * client's mutex held: it must not call back into the same client. */
 typedef void (*cuzk_log_fn)(void *opaque, int level, const char *line);
@@ -143,7 +144,7 @@ typedef void (*cuzk_log_fn)(void *opaque, int level, const char *line);
 struct cuzk_connect_opts {
 	uint32_t max_inflight;    /* wish; 0: the daemon's limit */
 	uint32_t ring_slots;      /* wish; 0: the daemon's default */
-	cuzk_log_fn log;          /* NULL: lines go to stderr */
+	cuzk_log_fn log;          /* NULL: warnings and errors go to stderr, info is dropped */
 	void *log_opaque;
 	uint64_t reserved[4];     /* zero */
 };
@@ -195,7 +196,8 @@ enum cuzk_page_kind {
  * sized and mapped read-write, its header and partition table written.  Page
  * choice: MFD_HUGETLB when the hugetlb pool has enough free pages, otherwise
  * shmem with MADV_HUGEPAGE when transparent huge pages are allowed for shmem,
- * otherwise 4 KiB pages; the reason for a fallback is logged once per client.
+ * otherwise 4 KiB pages; the reason for a fallback is logged once per client
+ * (a warning when a buffer of 256 MiB or more gets 4 KiB pages, else info).
  * c may be NULL (no logging).
  * RETURN VALUE: 0 and *ret set; -CUZK_E_INVAL (bad dims), -CUZK_E_NOMEM (too
  * large), -CUZK_E_IO (memfd_create, ftruncate, mmap). */

@@ -26,7 +26,7 @@ void cuzk_client_log(cuzk_client *c, int level, const char *fmt, ...)
 	va_end(ap);
 	if (c->log)
 		c->log(c->log_opaque, level, line);
-	else
+	else if (level <= 4)   /* without a callback, warnings and errors only */
 		fprintf(stderr, "libcuzk: %s\n", line);
 }
 
