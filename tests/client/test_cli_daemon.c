@@ -83,6 +83,9 @@ int main(void)
 
 	snprintf(cmd, sizeof(cmd), "%s status --socket %s", CUZK_BIN, env.socket);
 	CHECK(run(cmd) == 0 && strstr(out, "queue:"));
+	/* Sizes as cuzkd.conf writes them (the default cache_budget), not in bytes. */
+	CHECK_MSG(strstr(out, "srs cache: 1 entries (0 loading), ") && strstr(out, "K of 128G,") &&
+		  strstr(out, " in use, ") && !strstr(out, "bytes"), "status prints raw byte counts");
 	snprintf(cmd, sizeof(cmd), "%s status --socket %s --json", CUZK_BIN, env.socket);
 	CHECK(run(cmd) == 0 && out[0] == '{' && strstr(out, "\"proofs_ok\":2"));
 	snprintf(cmd, sizeof(cmd), "%s metrics --socket %s", CUZK_BIN, env.socket);
