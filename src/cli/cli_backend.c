@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/cli.h"
 #include "groth16/msm.h"
 #include "groth16/ntt.h"
 #include "groth16/prover.h"
@@ -118,5 +119,5 @@ int cli_backend_find(const struct cli_backend **ret, const char *name, cuzk_erro
 			return 0;
 		}
 	}
-	return cuzk_fail(err, CUZK_E_INVAL, "--backend '%s': expected cpu or gpu", name);
+	return cli_usage(err, "--backend '%s': expected cpu or gpu", name);
 }

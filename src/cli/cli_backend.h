@@ -38,7 +38,7 @@ struct cli_backend {
 };
 
 /* The backend called name ("cpu", "gpu"); NULL name means "cpu".
- * -CUZK_E_INVAL naming the unknown backend. */
+ * CLI_E_USAGE naming the unknown backend. */
 int cli_backend_find(const struct cli_backend **ret, const char *name, cuzk_error *err);
 
 #endif

@@ -248,7 +248,7 @@ static int run(int argc, char **argv, cuzk_error *err)
 	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0))
 		return cli_parse(&cli_cmd_bench, opts, sizeof(opts) / sizeof(opts[0]), argc, argv, err);
 	if (which == sizeof(benches) / sizeof(benches[0]))
-		return cuzk_fail(err, CUZK_E_INVAL, "expected prove, msm or ntt after bench%s%s",
+		return cli_usage(err, "expected prove, msm or ntt after bench%s%s",
 				 argc >= 2 ? ", not " : "", argc >= 2 ? argv[1] : "");
 	int r = cli_parse(&cli_cmd_bench, opts, sizeof(opts) / sizeof(opts[0]), argc - 1, argv + 1, err);
 	if (r != 0)

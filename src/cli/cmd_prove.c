@@ -25,7 +25,7 @@ static int parse_params_check(const char *s, unsigned *ret, cuzk_error *err)
 	else if (strcmp(s, "none") == 0)
 		*ret = BLS_CHECK_NONE;
 	else
-		return cuzk_fail(err, CUZK_E_INVAL, "--params-check '%s': expected all, curve or none", s);
+		return cli_usage(err, "--params-check '%s': expected all, curve or none", s);
 	return 0;
 }
 

@@ -22,7 +22,7 @@ static int parse_priority(const char *s, uint32_t *ret, cuzk_error *err)
 			*ret = i;
 			return 0;
 		}
-	return cuzk_fail(err, CUZK_E_INVAL, "--priority '%s': expected critical, high, normal or low", s);
+	return cli_usage(err, "--priority '%s': expected critical, high, normal or low", s);
 }
 
 static int run(int argc, char **argv, cuzk_error *err)

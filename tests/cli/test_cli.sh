@@ -143,19 +143,23 @@ expect 0 "its setup" "$cuzk" setup --r1cs "$w/e.r1cs" --params "$w/e.params"
 expect nonzero "params of another circuit" "$cuzk" prove --params "$w/e.params" --witness "$w/c.witness" --out "$w/x.proof"
 one_line_naming "$w/c.witness"
 
-echo "== usage errors"
-expect nonzero "unknown option" "$cuzk" prove --params "$w/c.params" --frobnicate
+echo "== usage errors exit 2, everything else 1"
+expect 2 "unknown option" "$cuzk" prove --params "$w/c.params" --frobnicate
 one_line_naming "--frobnicate"
-expect nonzero "missing argument" "$cuzk" prove --params
+expect 2 "missing argument" "$cuzk" prove --params
 one_line_naming "--params"
-expect nonzero "missing required option" "$cuzk" prove --params "$w/c.params" --out "$w/x.proof"
+expect 2 "missing required option" "$cuzk" prove --params "$w/c.params" --out "$w/x.proof"
 one_line_naming "--witness"
-expect nonzero "unknown command" "$cuzk" frobnicate
+expect 2 "unknown command" "$cuzk" frobnicate
 one_line_naming "frobnicate"
-expect nonzero "bad number" "$cuzk" gen-circuit --log-constraints ten --r1cs "$w/x.r1cs" --wtns "$w/x.wtns"
+expect 2 "bad number" "$cuzk" gen-circuit --log-constraints ten --r1cs "$w/x.r1cs" --wtns "$w/x.wtns"
 one_line_naming "ten"
-expect nonzero "unknown backend" "$cuzk" prove --params "$w/c.params" --witness "$w/c.witness" --out "$w/x.proof" --backend tpu
+expect 2 "unknown backend" "$cuzk" prove --params "$w/c.params" --witness "$w/c.witness" --out "$w/x.proof" --backend tpu
 one_line_naming "tpu"
+expect 2 "verify with both --witness and --public" "$cuzk" verify --vk "$w/c.vk" --proof "$w/c.proof" \
+	--witness "$w/c.witness" --public "$w/js/public.json"
+expect 1 "a missing file is not a usage error" "$cuzk" prove --params "$w/nope.params" --witness "$w/c.witness" --out "$w/x.proof"
+expect 1 "neither is a wrong proof" "$cuzk" verify --vk "$w/c.vk" --proof "$w/bad.proof" --witness "$w/c.witness"
 
 echo "== the GPU backend"
 if ! grep -q '^#define CUZK_HAVE_CUDA 1' config.h 2>/dev/null; then
