@@ -143,6 +143,18 @@ expect 0 "its setup" "$cuzk" setup --r1cs "$w/e.r1cs" --params "$w/e.params"
 expect nonzero "params of another circuit" "$cuzk" prove --params "$w/e.params" --witness "$w/c.witness" --out "$w/x.proof"
 one_line_naming "$w/c.witness"
 
+echo "== a file of another kind is named for what it is"
+expect 1 "an .r1cs as --params" "$cuzk" prove --params "$w/c.r1cs" --witness "$w/c.witness" --out "$w/x.proof"
+one_line_naming "c.r1cs is a circom constraint system (.r1cs), not a parameter file (cuzk setup"
+expect 1 "a .wtns as --witness" "$cuzk" prove --params "$w/c.params" --witness "$w/c.wtns" --out "$w/x.proof"
+one_line_naming "c.wtns is a circom witness (.wtns), not a cuzk witness file (cuzk synth"
+expect 1 "a witness file as --vk" "$cuzk" verify --vk "$w/c.witness" --proof "$w/c.proof" --witness "$w/c.witness"
+one_line_naming "c.witness is a cuzk witness file, not a verifying key"
+expect 1 "public.json as --proof" "$cuzk" verify --vk "$w/c.vk" --proof "$w/js/public.json" --witness "$w/c.witness"
+one_line_naming "public.json is a JSON file, not a proofs file"
+expect 1 "the .wtns and .r1cs swapped" "$cuzk" synth --r1cs "$w/c.wtns" --wtns "$w/c.r1cs" --out "$w/x.witness"
+one_line_naming "c.wtns is a circom witness (.wtns), not a circom constraint system (.r1cs)"
+
 echo "== usage errors exit 2, everything else 1"
 expect 2 "unknown option" "$cuzk" prove --params "$w/c.params" --frobnicate
 one_line_naming "--frobnicate"
