@@ -174,6 +174,17 @@ expect 1 "a missing file is not a usage error" "$cuzk" prove --params "$w/nope.p
 expect 1 "neither is a wrong proof" "$cuzk" verify --vk "$w/c.vk" --proof "$w/bad.proof" --witness "$w/c.witness"
 
 echo "== the GPU backend"
+# Without --backend, prove takes the GPU when a CUDA device is usable (as
+# cuzkd's backend = auto does), else the CPU.
+gpu_usable=no
+grep -q '^#define CUZK_HAVE_CUDA 1' config.h 2>/dev/null && nvidia-smi -L 2>/dev/null | grep -q '^GPU' && gpu_usable=yes
+expect 0 "prove without --backend" "$cuzk" prove --params "$w/c.params" --witness "$w/c.witness" --out "$w/a.proof" --seed 5
+if [ $gpu_usable = yes ]; then want="gpu backend"; else want="cpu backend"; fi
+grep -q "($want" "$work/out" && pass "  on the $want" || fail "  not on the $want"
+expect 0 "  and with --backend cpu" "$cuzk" prove --params "$w/c.params" --witness "$w/c.witness" --out "$w/a-cpu.proof" \
+	--seed 5 --backend cpu
+cmp -s "$w/a.proof" "$w/a-cpu.proof" && pass "  the same proof" || fail "  a different proof"
+expect 0 "--backend auto" "$cuzk" prove --params "$w/c.params" --witness "$w/c.witness" --out "$w/a.proof" --backend auto
 if ! grep -q '^#define CUZK_HAVE_CUDA 1' config.h 2>/dev/null; then
 	expect nonzero "--backend gpu without the GPU backend" \
 		"$cuzk" prove --params "$w/c.params" --witness "$w/c.witness" --out "$w/x.proof" --backend gpu
