@@ -193,10 +193,7 @@ static void reject(struct cuzkd_session *s, uint64_t request_id, const cuzk_erro
 	else
 		cuzkd_log_client(&s->d->log, CUZKD_LOG_WARNING, &f, "%s: request %" PRIu64 " rejected: %s",
 				 s->who, request_id, err->msg);
-	/* The client knows who it is: its copy starts after "client N (uid U): ". */
-	size_t n = strlen(s->who);
-	reply(s, request_id, code,
-	      strncmp(err->msg, s->who, n) == 0 && strncmp(err->msg + n, ": ", 2) == 0 ? err->msg + n + 2 : err->msg);
+	reply(s, request_id, code, err->msg);
 }
 
 static void protocol_error(struct cuzkd_session *s, uint64_t request_id, const cuzk_error *err)
