@@ -87,6 +87,9 @@ const char *cuzk_status_name(int code);
 #define CUZK_MAX_PARTITIONS 64        /* per request (witness format limit) */
 #define CUZK_SRS_NAME_MAX 255         /* bytes, without the NUL */
 #define CUZK_MESSAGE_MAX 256          /* daemon messages, with the NUL */
+/* Where the packaged cuzkd.socket listens; the cuzk command uses it when
+ * neither --socket nor $CUZK_SOCKET says otherwise. */
+#define CUZK_DEFAULT_SOCKET "/run/cuzk/cuzkd.sock"
 
 /* Queue order; FIFO within one priority. */
 enum cuzk_priority {
@@ -132,7 +135,8 @@ struct cuzk_completion {
 	uint8_t proof[CUZK_MAX_PARTITIONS][CUZK_PROOF_BYTES];
 };
 
-/* Log lines from the library (e.g. why a buffer did not get huge pages).
+/* Log lines from the library (e.g. why a buffer did not get huge pages: a
+ * warning from 256 MiB on, an info line below).
  * level: 3 error, 4 warning, 6 info (syslog numbers).  Called with the
  * client's mutex held: it must not call back into the same client. */
 typedef void (*cuzk_log_fn)(void *opaque, int level, const char *line);
@@ -140,7 +144,7 @@ typedef void (*cuzk_log_fn)(void *opaque, int level, const char *line);
 struct cuzk_connect_opts {
 	uint32_t max_inflight;    /* wish; 0: the daemon's limit */
 	uint32_t ring_slots;      /* wish; 0: the daemon's default */
-	cuzk_log_fn log;          /* NULL: lines go to stderr */
+	cuzk_log_fn log;          /* NULL: warnings and errors go to stderr, info is dropped */
 	void *log_opaque;
 	uint64_t reserved[4];     /* zero */
 };
@@ -150,7 +154,8 @@ typedef struct cuzk_buffer cuzk_buffer;
 
 /* Connects to socket_path and says hello (docs/PROTOCOL.md).  opts may be NULL.
  * RETURN VALUE: 0 and *ret set; -CUZK_E_NOTFOUND (no such socket), -CUZK_E_PERM,
- * -CUZK_E_IO (connect failed otherwise), -CUZK_E_VERSION,
+ * -CUZK_E_IO (connect failed otherwise; ECONNREFUSED: a socket file nobody
+ * listens on; both messages say how to start cuzkd), -CUZK_E_VERSION,
  * -CUZK_E_PROTOCOL (the daemon answered nonsense), -CUZK_E_BUSY (too many
  * clients), -CUZK_E_SHUTDOWN, -CUZK_E_NOMEM. */
 int cuzk_connect(cuzk_client **ret, const char *socket_path, const struct cuzk_connect_opts *opts,
@@ -191,7 +196,8 @@ enum cuzk_page_kind {
  * sized and mapped read-write, its header and partition table written.  Page
  * choice: MFD_HUGETLB when the hugetlb pool has enough free pages, otherwise
  * shmem with MADV_HUGEPAGE when transparent huge pages are allowed for shmem,
- * otherwise 4 KiB pages; the reason for a fallback is logged once per client.
+ * otherwise 4 KiB pages; the reason for a fallback is logged once per client
+ * (a warning when a buffer of 256 MiB or more gets 4 KiB pages, else info).
  * c may be NULL (no logging).
  * RETURN VALUE: 0 and *ret set; -CUZK_E_INVAL (bad dims), -CUZK_E_NOMEM (too
  * large), -CUZK_E_IO (memfd_create, ftruncate, mmap). */

@@ -66,7 +66,15 @@ int cuzkd_parse_uint(const char *s, uint64_t max, uint64_t *ret);
 int cuzkd_parse_backend(const char *s, enum cuzkd_backend *ret);
 const char *cuzkd_backend_name(enum cuzkd_backend b);
 
-/* The whole configuration as INI text (for --check-config and logs). */
+/* Sizes and durations written back as the file accepts them: a size as the
+ * largest of T, G, M, K that divides it ("128G", "1536M"), else in bytes; a
+ * duration in whole seconds, else milliseconds ("60s", "1500ms"). */
+#define CUZKD_FORMAT_MAX 24
+const char *cuzkd_format_size(char buf[CUZKD_FORMAT_MAX], uint64_t v);
+const char *cuzkd_format_duration(char buf[CUZKD_FORMAT_MAX], uint64_t ms);
+
+/* The whole configuration as INI text (for --check-config and logs), every
+ * key in the order of the key table, values as the file writes them. */
 void cuzkd_config_print(const struct cuzkd_config *cfg, FILE *out);
 
 #endif

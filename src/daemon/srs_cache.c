@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 /* SRS cache (see srs_cache.h). */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -7,10 +8,10 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "bls12_381/encoding.h"
+#include "common/clock.h"
 #include "daemon/srs_cache.h"
 #include "groth16/params_io.h"
 
@@ -41,6 +42,7 @@ int cuzkd_srs_cache_init(struct cuzkd_srs_cache *c, const char *dir, uint64_t bu
 	c->dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (c->dirfd < 0)
 		return cuzk_fail_errno(err, errno, "SRS directory %s", dir);
+	snprintf(c->dir, sizeof(c->dir), "%s", dir);
 	c->budget = budget;
 	pthread_mutex_init(&c->lock, NULL);
 	pthread_cond_init(&c->loaded, NULL);
@@ -71,6 +73,47 @@ void cuzkd_srs_cache_destroy(struct cuzkd_srs_cache *c)
 	pthread_mutex_destroy(&c->lock);
 }
 
+/* Up to SCAN_MAX directory entries are looked at for the list an unknown
+ * name's message gives: it runs on the loop thread, at a client's request. */
+#define SCAN_MAX 256
+
+/* Writes into buf the names of regular files in srs_dir that requests could
+ * use, as many as fit ("a.params, b.params, and 3 more"), or "nothing". */
+static void list_names(const struct cuzkd_srs_cache *c, char *buf, size_t len)
+{
+	int fd = openat(c->dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+	size_t at = 0;
+	unsigned listed = 0, more = 0;
+	struct dirent *e;
+
+	buf[0] = '\0';
+	if (!dir) {
+		if (fd >= 0)
+			close(fd);
+		snprintf(buf, len, "nothing readable");
+		return;
+	}
+	for (int seen = 0; seen < SCAN_MAX && (e = readdir(dir)); seen++) {
+		struct stat st;
+		if (cuzkd_srs_name_check(e->d_name, sizeof(e->d_name), NULL) < 0 ||
+		    fstatat(c->dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode))
+			continue;
+		size_t n = strlen(e->d_name);
+		if (!more && at + n + 2 + 16 < len) {
+			at += (size_t)snprintf(buf + at, len - at, "%s%s", listed ? ", " : "", e->d_name);
+			listed++;
+		} else {
+			more++;
+		}
+	}
+	closedir(dir);
+	if (!listed)
+		snprintf(buf, len, "no parameter files");
+	else if (more)
+		snprintf(buf + at, len - at, " and %u more", more);
+}
+
 int cuzkd_srs_lookup(struct cuzkd_srs_cache *c, const char *name, cuzk_error *err)
 {
 	struct stat st;
@@ -79,8 +122,12 @@ int cuzkd_srs_lookup(struct cuzkd_srs_cache *c, const char *name, cuzk_error *er
 	if (r)
 		return r;
 	if (fstatat(c->dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
-		if (errno == ENOENT)
-			return cuzk_fail(err, CUZK_E_NOTFOUND, "unknown SRS '%s'", name);
+		if (errno == ENOENT) {
+			char names[120];
+			list_names(c, names, sizeof(names));
+			return cuzk_fail(err, CUZK_E_NOTFOUND, "unknown SRS '%.64s': not in %s, which holds %s", name,
+					 c->dir, names);
+		}
 		return cuzk_fail_errno(err, errno, "SRS '%s'", name);
 	}
 	if (!S_ISREG(st.st_mode))
@@ -143,13 +190,6 @@ static int load_params(struct cuzkd_srs_cache *c, const char *name, groth16_para
 	return r;
 }
 
-static double now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 int cuzkd_srs_acquire(struct cuzkd_srs_cache *c, const char *name, struct cuzkd_srs **ret, cuzk_error *err)
 {
 	struct cuzkd_srs *s;
@@ -183,11 +223,11 @@ int cuzkd_srs_acquire(struct cuzkd_srs_cache *c, const char *name, struct cuzkd_
 	c->misses++;
 	pthread_mutex_unlock(&c->lock);
 
-	t0 = now_ms();
+	t0 = monotonic_ms();
 	r = load_params(c, name, &p, &lerr);
 
 	pthread_mutex_lock(&c->lock);
-	s->load_ms = now_ms() - t0;
+	s->load_ms = monotonic_ms() - t0;
 	if (r) {
 		s->state = CUZKD_SRS_FAILED;
 		s->err = lerr;

@@ -37,6 +37,7 @@ typedef void (*cuzkd_srs_evict_fn)(void *ctx, const groth16_params *p);
 
 struct cuzkd_srs_cache {
 	int dirfd;
+	char dir[CUZKD_PATH_MAX];    /* srs_dir, for messages */
 	uint64_t budget, bytes;
 	pthread_mutex_t lock;
 	pthread_cond_t loaded;
@@ -55,7 +56,9 @@ int cuzkd_srs_cache_init(struct cuzkd_srs_cache *c, const char *dir, uint64_t bu
 void cuzkd_srs_cache_destroy(struct cuzkd_srs_cache *c);
 
 /* Cheap check on the loop thread: the name is valid and names a regular file
- * in the directory (not a symlink).  -CUZK_E_INVAL / -CUZK_E_NOTFOUND. */
+ * in the directory (not a symlink).  -CUZK_E_INVAL / -CUZK_E_NOTFOUND; an
+ * unknown name's message says where the daemon looked and names some of the
+ * files it has there. */
 int cuzkd_srs_lookup(struct cuzkd_srs_cache *c, const char *name, cuzk_error *err);
 
 /* Returns a READY entry (loading it if needed; blocks while another thread

@@ -73,6 +73,40 @@ static void values(void)
 	CHECK(cuzkd_parse_size("17179869184G", &v) != 0);   /* 2^64 bytes */
 }
 
+/* What --check-config prints reads back as the same configuration, sizes and
+ * durations in the forms the file takes. */
+static void print_round_trip(void)
+{
+	struct cuzkd_config a, b;
+	cuzk_error err;
+	char buf[CUZKD_FORMAT_MAX];
+
+	CHECK(strcmp(cuzkd_format_size(buf, 128ull << 30), "128G") == 0);
+	CHECK(strcmp(cuzkd_format_size(buf, 1536ull << 20), "1536M") == 0);
+	CHECK(strcmp(cuzkd_format_size(buf, 1ull << 40), "1T") == 0);
+	CHECK(strcmp(cuzkd_format_size(buf, 4097), "4097") == 0);
+	CHECK(strcmp(cuzkd_format_size(buf, 0), "0") == 0);
+	CHECK(strcmp(cuzkd_format_duration(buf, 60000), "60s") == 0);
+	CHECK(strcmp(cuzkd_format_duration(buf, 1500), "1500ms") == 0);
+	CHECK(strcmp(cuzkd_format_duration(buf, 0), "0s") == 0);
+
+	REQUIRE(load(&a, "[daemon]\ndrain_timeout = 1500ms\n[limits]\nmax_witness_bytes = 4097\n"
+			 "[engine]\ndevices = 1 3\nvram_budget = 1536M\n[srs]\npreload = x.params y.params\n",
+		     &err) == 0);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	REQUIRE(f);
+	cuzkd_config_print(&a, f);
+	REQUIRE(fclose(f) == 0);
+	CHECK(strstr(text, "drain_timeout = 1500ms\n") && strstr(text, "vram_budget = 1536M\n") &&
+	      strstr(text, "cache_budget = 128G\n") && strstr(text, "max_witness_bytes = 4097\n") &&
+	      strstr(text, "devices = 1 3\n") && strstr(text, "preload = x.params y.params\n"));
+	REQUIRE(load(&b, text, &err) == 0);
+	CHECK_MSG(memcmp(&a, &b, sizeof(a)) == 0, "--check-config's text does not read back the same:\n%s", text);
+	free(text);
+}
+
 static void errors(void)
 {
 	struct cuzkd_config cfg;
@@ -89,8 +123,14 @@ static void errors(void)
 	expect_error("[daemon]\nwatchdog = maybe\n", "watchdog");
 	expect_error("[daemon]\ndrain_timeout = 5h\n", "drain_timeout");
 	expect_error("[log]\nlevel = loud\n", "level");
-	expect_error("[daemon]\nno equals sign here\n", "cuzkd.conf:2: syntax error");
-	expect_error("socket = /x\n", "unknown section []");
+	expect_error("[daemon]\nno equals sign here\n", "cuzkd.conf:2: syntax error in 'no equals sign here'");
+	expect_error("socket = /x\n", "cuzkd.conf:1: key 'socket' before any [section] (it belongs in [daemon])");
+	/* inih reads on after a broken header, with the keys below it in no
+	 * section: the message is about the header's line. */
+	expect_error("# cuzkd\n[daemon\nsocket = /x\n",
+		     "cuzkd.conf:2: '[daemon': a section header needs its closing ']'");
+	expect_error("[engine]\ncache_budget = 1G\n", "unknown key 'cache_budget' in [engine] (it belongs in [srs])");
+	expect_error("[daemon]\n\n[limits]\nmax_clients = 0\n  [broken\n", "cuzkd.conf:4: bad value '0'");
 
 	cuzkd_config_defaults(&cfg);
 	CHECK(cuzkd_config_load(&cfg, "/nonexistent/cuzkd.conf", 1, &err) == 0);
@@ -124,6 +164,8 @@ static void check_config_command(void)
 	snprintf(args, sizeof(args), "--check-config --config %s", good);
 	CHECK(run(args, out, sizeof(out)) == 0);
 	CHECK(strstr(out, "cpu_workers = 3") != NULL && strstr(out, "[limits]") != NULL);
+	CHECK(strstr(out, "drain_timeout = 60s\n") && strstr(out, "cache_budget = 128G\n") &&
+	      strstr(out, "max_pinned_bytes_total = 512G\n") && strstr(out, "preload =\n"));
 	bad = write_conf("bad.conf", "[engine]\nworkers = 3\n");
 	snprintf(args, sizeof(args), "--check-config --config %s", bad);
 	CHECK(run(args, out, sizeof(out)) == 78);   /* EX_CONFIG */
@@ -142,6 +184,7 @@ int main(void)
 	REQUIRE(mkdtemp(dir));
 	values();
 	errors();
+	print_round_trip();
 	check_config_command();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	CHECK(system(cmd) == 0);

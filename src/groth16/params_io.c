@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "common/file_kind.h"
 #include "common/parallel.h"
 #include "groth16/byte_io.h"
 
@@ -270,7 +271,9 @@ int groth16_params_parse_mem(groth16_params *ret, const uint8_t *buf, size_t len
 	groth16_vk vk;
 	struct layout l;
 	memset(&l, 0, sizeof(l));
-	int rc = parse_vk_fixed(&vk, &r, err);
+	int rc = file_kind_reject(buf, len, name, "a parameter file", err);
+	if (rc == 0)
+		rc = parse_vk_fixed(&vk, &r, err);
 	for (int q = 0; q < Q__COUNT && rc == 0; q++)
 		rc = walk_section(&l, q, &r, err);
 	if (rc == 0)
@@ -366,7 +369,9 @@ int groth16_vk_parse_mem(groth16_vk *ret, const uint8_t *buf, size_t len, const 
 	groth16_vk vk;
 	struct layout l;
 	memset(&l, 0, sizeof(l));
-	int rc = parse_vk_fixed(&vk, &r, err);
+	int rc = file_kind_reject(buf, len, name, "a verifying key", err);
+	if (rc == 0)
+		rc = parse_vk_fixed(&vk, &r, err);
 	if (rc == 0)
 		rc = walk_section(&l, Q_IC, &r, err);
 	if (rc == 0)
@@ -479,6 +484,10 @@ int groth16_proofs_read(groth16_proof **ret, size_t *ret_n, const char *path, cu
 	int rc = file_map_open(&m, path, err);
 	if (rc < 0)
 		return rc;
+	if ((rc = file_kind_reject(m.buf, m.len, path, "a proofs file", err)) < 0) {
+		file_map_close(&m);
+		return rc;
+	}
 	if (m.len == 0 || m.len % GROTH16_PROOF_SIZE != 0) {
 		rc = cuzk_fail(err, CUZK_E_LENGTH, "%s: %zu bytes is not a whole number of %d-byte proofs",
 			       path, m.len, GROTH16_PROOF_SIZE);

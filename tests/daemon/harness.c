@@ -531,8 +531,8 @@ int tc_wait(struct tclient *c, struct cuzk_ring_rec *rec, uint8_t *proofs, int t
 char *tc_text(struct tclient *c, int metrics, int json)
 {
 	uint8_t buf[CUZK_MSG_MAX];
-	char *text = NULL;
-	size_t len = 0;
+	struct cuzk_text t;
+	int r;
 
 	if (metrics) {
 		struct cuzk_msg_metrics m;
@@ -548,27 +548,16 @@ char *tc_text(struct tclient *c, int metrics, int json)
 		if (tc_send(c, &m, sizeof(m), NULL, 0))
 			return NULL;
 	}
-	for (;;) {
-		struct cuzk_msg_text t;
-		const void *data;
+	cuzk_text_init(&t, 77);
+	do {
 		ssize_t n = tc_recv(c, buf, sizeof(buf), TD_TIMEOUT_MS);
-		char *grown;
-		if (n <= 0 || cuzk_msg_parse_text(&t, &data, buf, (size_t)n, NULL)) {
-			free(text);
-			return NULL;
-		}
-		grown = realloc(text, len + t.data_len + 1);
-		if (!grown) {
-			free(text);
-			return NULL;
-		}
-		text = grown;
-		memcpy(text + len, data, t.data_len);
-		len += t.data_len;
-		text[len] = '\0';
-		if (t.flags & CUZK_TEXT_LAST)
-			return text;
+		r = n > 0 ? cuzk_text_add(&t, buf, (size_t)n, NULL) : -1;
+	} while (r == 0);
+	if (r < 0) {
+		cuzk_text_free(&t);
+		return NULL;
 	}
+	return t.text;
 }
 
 double tc_metric(const char *text, const char *name)
