@@ -6,6 +6,7 @@
 //! client; a kind served by its Filecoin file name; and the daemon's errors
 //! as typed errors.
 
+#[macro_use]
 mod common;
 
 use std::fs;
@@ -14,7 +15,7 @@ use std::os::unix::io::AsRawFd;
 use std::os::unix::net::UnixStream;
 use std::time::Duration;
 
-use common::{cuzk, env_or_skip, read_r1cs, read_wtns, Circuit, Daemon, Env, Scratch};
+use common::{cuzk, read_r1cs, read_wtns, Circuit, Daemon, Env, Scratch};
 use cuzk::{Buffer, Client, ConstraintWriter, ErrorKind, Fr, Kind, ParamState, Phase, Priority, Request};
 
 struct Setup {
@@ -64,10 +65,7 @@ fn written(client: &Client, s: &Setup, parts: u32) -> Buffer {
 
 #[test]
 fn proofs_from_the_writer_verify() {
-    let env = match env_or_skip("proofs_from_the_writer_verify") {
-        Some(e) => e,
-        None => return,
-    };
+    let env = env_or_return!("proofs_from_the_writer_verify");
     let dir = Scratch::new("prove");
     let d = Daemon::start(&env, &dir);
     let s = setup(&env, &dir, &d, "bits", "bits.params");
@@ -109,10 +107,7 @@ fn proofs_from_the_writer_verify() {
 
 #[test]
 fn kinds_and_listing() {
-    let env = match env_or_skip("kinds_and_listing") {
-        Some(e) => e,
-        None => return,
-    };
+    let env = env_or_return!("kinds_and_listing");
     let dir = Scratch::new("kinds");
     let d = Daemon::start(&env, &dir);
     // mulchain's parameters under WinningPoSt's Filecoin file name.
@@ -136,10 +131,7 @@ fn kinds_and_listing() {
 
 #[test]
 fn daemon_errors_are_typed() {
-    let env = match env_or_skip("daemon_errors_are_typed") {
-        Some(e) => e,
-        None => return,
-    };
+    let env = env_or_return!("daemon_errors_are_typed");
     let dir = Scratch::new("errors");
     let e = Client::connect(dir.path("no-such.sock")).err().unwrap();
     assert_eq!(e.kind(), ErrorKind::NotFound);

@@ -5,12 +5,13 @@
 //! `cuzk synth` writes for the same .r1cs and .wtns.  Then the writer's own
 //! errors.
 
+#[macro_use]
 mod common;
 
 use std::fs;
 use std::path::Path;
 
-use common::{cuzk, env_or_skip, read_r1cs, read_wtns, Env, Scratch};
+use common::{cuzk, read_r1cs, read_wtns, Env, Scratch};
 use cuzk::{Buffer, ConstraintWriter, Dims, ErrorKind, Fr, Variable};
 
 fn same_bytes_as_synth(env: &Env, dir: &Scratch, r1cs: &Path, wtns: &Path) {
@@ -44,10 +45,7 @@ fn same_bytes_as_synth(env: &Env, dir: &Scratch, r1cs: &Path, wtns: &Path) {
 
 #[test]
 fn circom_circuits_give_cuzk_synth_bytes() {
-    let env = match env_or_skip("circom_circuits_give_cuzk_synth_bytes") {
-        Some(e) => e,
-        None => return,
-    };
+    let env = env_or_return!("circom_circuits_give_cuzk_synth_bytes");
     let dir = Scratch::new("synth");
     for name in ["mulchain", "bits"] {
         let r1cs = env.fixtures.join(format!("{}.r1cs", name));

@@ -27,6 +27,16 @@ pub struct Env {
     pub fixtures: PathBuf,
 }
 
+/// The environment, or a return from the test after saying why it skips.
+macro_rules! env_or_return {
+    ($test:expr) => {
+        match common::env_or_skip($test) {
+            Some(e) => e,
+            None => return,
+        }
+    };
+}
+
 pub fn env_or_skip(test: &str) -> Option<Env> {
     match (env::var_os("CUZK_BIN"), env::var_os("CUZKD_BIN"), env::var_os("CUZK_FIXTURES")) {
         (Some(c), Some(d), Some(f)) => Some(Env { cuzk: c.into(), cuzkd: d.into(), fixtures: f.into() }),
