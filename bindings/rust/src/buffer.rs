@@ -85,7 +85,7 @@ pub struct Partition<'a> {
     pub a: &'a mut [Fr],
     pub b: &'a mut [Fr],
     pub c: &'a mut [Fr],
-    /// input[0] is the constant 1.
+    /// `input[0]` is the constant 1.
     pub input: &'a mut [Fr],
     pub aux: &'a mut [Fr],
     /// Bit i of word i/64: aux variable i has a non-zero coefficient in some A.

@@ -91,8 +91,13 @@
 //!     fn get_root(&mut self) -> &mut Self::Root { self }
 //! }
 //!
-//! // Per partition: circuit.synthesize(&mut CuzkCs(ConstraintWriter::new(part)?))?,
-//! // then .0.finish()?, then client.prove(&buf, &Request::new(cuzk::Kind::Porep32G.name())).
+//! // Per partition: ConstraintWriter::new has allocated input 0, the constant 1,
+//! // as bellperson's prover does before it calls synthesize; finish() adds the
+//! // input rows bellperson's prover enforces after it.
+//! //   let mut cs = CuzkCs(cuzk::ConstraintWriter::new(part)?);
+//! //   circuit.synthesize(&mut cs)?;
+//! //   cs.0.finish()?;
+//! // then, all partitions written: client.prove(&buf, &Request::new(cuzk::Kind::Porep32G.name())).
 //! ```
 //!
 //! # Threads
