@@ -310,7 +310,8 @@ enum cuzk_status_format {
 /* Daemon status (queues, workers, devices, caches), its parameter files, or
  * Prometheus metrics, as text.  *ret is malloc'd, NUL-terminated, *ret_len
  * without the NUL; free it.
- * RETURN VALUE: 0; -CUZK_E_PROTOCOL, -CUZK_E_IO, -CUZK_E_NOMEM. */
+ * RETURN VALUE: 0; -CUZK_E_INVAL (unknown format), -CUZK_E_PROTOCOL (also a
+ * daemon older than the format), -CUZK_E_IO, -CUZK_E_NOMEM. */
 int cuzk_daemon_status(cuzk_client *c, enum cuzk_status_format format, char **ret, size_t *ret_len,
 		cuzk_error *err);
 int cuzk_daemon_metrics(cuzk_client *c, char **ret, size_t *ret_len, cuzk_error *err);
