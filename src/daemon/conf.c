@@ -130,7 +130,7 @@ int cuzkd_parse_backend(const char *s, enum cuzkd_backend *ret)
 	return 0;
 }
 
-int cuzkd_parse_dirs(const char *s, char *ret, size_t len)
+int cuzkd_parse_dirs(const char *s, int relative_ok, char *ret, size_t len)
 {
 	char buf[CUZKD_PATH_MAX], out[CUZKD_PATH_MAX] = "";
 	char *save = NULL;
@@ -142,7 +142,7 @@ int cuzkd_parse_dirs(const char *s, char *ret, size_t len)
 	memcpy(buf, s, n + 1);
 	for (char *w = strtok_r(buf, " \t,", &save); w; w = strtok_r(NULL, " \t,", &save)) {
 		size_t wl = strlen(w);
-		if (w[0] != '/' || ++count > CUZKD_MAX_SRS_DIRS || at + wl + 2 > sizeof(out))
+		if ((w[0] != '/' && !relative_ok) || ++count > CUZKD_MAX_SRS_DIRS || at + wl + 2 > sizeof(out))
 			return -1;
 		at += (size_t)snprintf(out + at, sizeof(out) - at, "%s%s", at ? " " : "", w);
 	}
@@ -267,7 +267,7 @@ static int set_value(struct cuzkd_config *cfg, const struct key_def *k, const ch
 		memcpy(field, value, strlen(value) + 1);
 		return 0;
 	case K_DIRS:
-		return cuzkd_parse_dirs(value, field, CUZKD_PATH_MAX);
+		return cuzkd_parse_dirs(value, 0, field, CUZKD_PATH_MAX);
 	case K_BACKEND:
 		return cuzkd_parse_backend(value, (enum cuzkd_backend *)field);
 	case K_DURATION:

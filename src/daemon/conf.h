@@ -67,9 +67,11 @@ int cuzkd_parse_size(const char *s, uint64_t *ret);
 /* Parses a non-negative decimal integer no larger than max. */
 int cuzkd_parse_uint(const char *s, uint64_t max, uint64_t *ret);
 int cuzkd_parse_backend(const char *s, enum cuzkd_backend *ret);
-/* A list of 1..CUZKD_MAX_SRS_DIRS absolute paths separated by spaces or
- * commas, rewritten into ret (len bytes) with one space between paths. */
-int cuzkd_parse_dirs(const char *s, char *ret, size_t len);
+/* A list of 1..CUZKD_MAX_SRS_DIRS paths separated by spaces or commas,
+ * rewritten into ret (len bytes) with one space between paths.  Absolute
+ * paths only, unless relative_ok (the command line: relative to the
+ * directory cuzkd was started in). */
+int cuzkd_parse_dirs(const char *s, int relative_ok, char *ret, size_t len);
 const char *cuzkd_backend_name(enum cuzkd_backend b);
 
 /* The whole configuration as INI text (for --check-config and logs). */

@@ -78,8 +78,8 @@ static int load_config(struct cuzkd_config *cfg, const struct options *o, cuzk_e
 		return r;
 	if (o->socket && snprintf(cfg->socket, sizeof(cfg->socket), "%s", o->socket) >= (int)sizeof(cfg->socket))
 		return cuzk_fail(err, CUZK_E_INVAL, "--socket: path too long");
-	if (o->srs_dir && cuzkd_parse_dirs(o->srs_dir, cfg->srs_dir, sizeof(cfg->srs_dir)))
-		return cuzk_fail(err, CUZK_E_INVAL, "--srs-dir '%.64s': expected 1 to %d absolute paths", o->srs_dir,
+	if (o->srs_dir && cuzkd_parse_dirs(o->srs_dir, 1, cfg->srs_dir, sizeof(cfg->srs_dir)))
+		return cuzk_fail(err, CUZK_E_INVAL, "--srs-dir '%.64s': expected 1 to %d directories", o->srs_dir,
 				 CUZKD_MAX_SRS_DIRS);
 	if (o->backend && cuzkd_parse_backend(o->backend, &cfg->backend))
 		return cuzk_fail(err, CUZK_E_INVAL, "--backend: '%s' is not cpu, gpu or auto", o->backend);

@@ -68,6 +68,10 @@ static void values(void)
 	REQUIRE(load(&cfg, "[daemon]\nsrs_dir = /a,/b/c\t /d\n", &err) == 0);
 	CHECK_MSG(strcmp(cfg.srs_dir, "/a /b/c /d") == 0, "srs_dir '%s'", cfg.srs_dir);
 
+	char dirs[64];
+	CHECK(cuzkd_parse_dirs("srs /abs", 1, dirs, sizeof(dirs)) == 0 && strcmp(dirs, "srs /abs") == 0);
+	CHECK(cuzkd_parse_dirs("srs /abs", 0, dirs, sizeof(dirs)) != 0);
+	CHECK(cuzkd_parse_dirs("/a/long/path", 1, dirs, 8) != 0);
 	CHECK(cuzkd_parse_size("17", &v) == 0 && v == 17);
 	CHECK(cuzkd_parse_size("2M", &v) == 0 && v == 2u << 20);
 	CHECK(cuzkd_parse_size("", &v) != 0 && cuzkd_parse_size("G", &v) != 0);
