@@ -241,8 +241,15 @@ uint64_t cuzk_buffer_size(const cuzk_buffer *b);
 int cuzk_buffer_fd(const cuzk_buffer *b);
 enum cuzk_page_kind cuzk_buffer_pages(const cuzk_buffer *b);
 
+/* Named proof kinds (Filecoin's circuits) for cuzk_request.srs:
+ * "porep-32g", "porep-64g", "window-post-32g", "window-post-64g",
+ * "winning-post-32g", "winning-post-64g", "snap-32g", "snap-64g".  The daemon
+ * resolves a kind to Filecoin's v28 parameter file name; this returns that
+ * name (a static string), or NULL when kind is not one of these. */
+const char *cuzk_kind_params(const char *kind);
+
 struct cuzk_request {
-	const char *srs;             /* parameter file name in the daemon's srs_dir */
+	const char *srs;             /* a parameter file name in the daemon's srs_dir, or a kind */
 	uint32_t priority;           /* enum cuzk_priority */
 	uint32_t flags;              /* CUZK_REQ_* */
 	uint64_t seed;               /* with CUZK_REQ_FIXED_RS */
@@ -276,6 +283,13 @@ int cuzk_poll(cuzk_client *c, struct cuzk_completion *ret, cuzk_error *err);
  * when the ring is corrupt. */
 int cuzk_wait(cuzk_client *c, struct cuzk_completion *ret, int timeout_ms, cuzk_error *err);
 
+/* Like cuzk_wait, and also wakes up when wake_fd becomes readable (a pipe or
+ * an eventfd the caller writes to cancel the wait, e.g. from a Go context or
+ * an async runtime).  wake_fd is only polled, never read.
+ * RETURN VALUE: as cuzk_wait, and -CUZK_E_CANCELLED when wake_fd is readable
+ * and no completion was waiting. */
+int cuzk_wait_fd(cuzk_client *c, struct cuzk_completion *ret, int timeout_ms, int wake_fd, cuzk_error *err);
+
 /* The eventfd the daemon signals after writing completions, for callers with
  * their own poll loop: when it is readable, call cuzk_poll until it returns 0. */
 int cuzk_client_eventfd(const cuzk_client *c);
@@ -292,11 +306,18 @@ int cuzk_cancel(cuzk_client *c, uint64_t request_id, cuzk_error *err);
  * RETURN VALUE: 0; -CUZK_E_NOTFOUND; -CUZK_E_PERM; -CUZK_E_IO. */
 int cuzk_cancel_job(cuzk_client *c, uint64_t job_id, cuzk_error *err);
 
-enum cuzk_status_format { CUZK_STATUS_TEXT = 0, CUZK_STATUS_JSON = 1 };
+enum cuzk_status_format {
+	CUZK_STATUS_TEXT = 0,
+	CUZK_STATUS_JSON = 1,
+	CUZK_STATUS_PARAMS = 2,      /* the parameter files the daemon serves, one tab-separated line
+				      * each (docs/PROTOCOL.md, STATUS) */
+};
 
-/* Daemon status (queues, workers, devices, caches) or Prometheus metrics, as
- * text.  *ret is malloc'd, NUL-terminated, *ret_len without the NUL; free it.
- * RETURN VALUE: 0; -CUZK_E_PROTOCOL, -CUZK_E_IO, -CUZK_E_NOMEM. */
+/* Daemon status (queues, workers, devices, caches), its parameter files, or
+ * Prometheus metrics, as text.  *ret is malloc'd, NUL-terminated, *ret_len
+ * without the NUL; free it.
+ * RETURN VALUE: 0; -CUZK_E_INVAL (unknown format), -CUZK_E_PROTOCOL (also a
+ * daemon older than the format), -CUZK_E_IO, -CUZK_E_NOMEM. */
 int cuzk_daemon_status(cuzk_client *c, enum cuzk_status_format format, char **ret, size_t *ret_len,
 		cuzk_error *err);
 int cuzk_daemon_metrics(cuzk_client *c, char **ret, size_t *ret_len, cuzk_error *err);

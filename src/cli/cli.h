@@ -76,5 +76,6 @@ extern const struct cli_command cli_cmd_submit;
 extern const struct cli_command cli_cmd_status;
 extern const struct cli_command cli_cmd_metrics;
 extern const struct cli_command cli_cmd_cancel;
+extern const struct cli_command cli_cmd_params;
 
 #endif

@@ -25,12 +25,29 @@ static int parse_priority(const char *s, uint32_t *ret, cuzk_error *err)
 	return cli_usage(err, "--priority '%s': expected critical, high, normal or low", s);
 }
 
+/* Exactly one of --srs and --kind; a kind must be one the library knows. */
+static int srs_or_kind(const char **srs, const char *kind, cuzk_error *err)
+{
+	if (*srs && kind)
+		return cli_usage(err, "--srs and --kind: give one of them");
+	if (!kind)
+		return cli_require("srs or --kind", *srs, err);
+	if (!cuzk_kind_params(kind))
+		return cli_usage(err, "--kind '%s': expected porep-32g, porep-64g, window-post-32g, window-post-64g, "
+				 "winning-post-32g, winning-post-64g, snap-32g or snap-64g", kind);
+	*srs = kind;
+	return 0;
+}
+
 static int run(int argc, char **argv, cuzk_error *err)
 {
-	const char *sock = NULL, *srs = NULL, *witness = NULL, *out = NULL, *prio_s = NULL, *seed_s = NULL;
+	const char *sock = NULL, *srs = NULL, *kind = NULL, *witness = NULL, *out = NULL, *prio_s = NULL,
+		   *seed_s = NULL;
 	const struct cli_option opts[] = {
 		CLI_SOCKET_OPTION(sock),
 		{ "srs", "NAME", &srs, "parameter file name in the daemon's srs_dir" },
+		{ "kind", "KIND", &kind, "or a proof kind: porep-32g, window-post-32g, winning-post-32g, snap-32g, "
+					 "... (cuzk params list)" },
 		{ "witness", "W.witness", &witness, "cuzk witness file (one or more partitions)" },
 		{ "out", "P.proof", &out, "where to write the proofs (192 bytes per partition)" },
 		{ "priority", "P", &prio_s, "critical, high, normal (default) or low" },
@@ -39,9 +56,10 @@ static int run(int argc, char **argv, cuzk_error *err)
 	int r = cli_parse(&cli_cmd_submit, opts, sizeof(opts) / sizeof(opts[0]), argc, argv, err);
 	if (r != 0)
 		return r;
+	if ((r = srs_or_kind(&srs, kind, err)) < 0)
+		return r;
 	struct cuzk_request req = { .srs = srs };
-	if ((r = cli_require("srs", srs, err)) < 0 ||
-	    (r = cli_require("witness", witness, err)) < 0 || (r = cli_require("out", out, err)) < 0 ||
+	if ((r = cli_require("witness", witness, err)) < 0 || (r = cli_require("out", out, err)) < 0 ||
 	    (r = parse_priority(prio_s, &req.priority, err)) < 0 ||
 	    (r = cli_parse_u64("seed", seed_s, 0, UINT64_MAX, &req.seed, err)) < 0)
 		return r;
@@ -88,6 +106,7 @@ out:
 const struct cli_command cli_cmd_submit = {
 	.name = "submit",
 	.summary = "prove a witness file through cuzkd",
-	.usage = "[--socket PATH] --srs NAME --witness W.witness --out P.proof [--priority P] [--seed N]",
+	.usage = "[--socket PATH] (--srs NAME | --kind KIND) --witness W.witness --out P.proof [--priority P] "
+		 "[--seed N]",
 	.run = run,
 };

@@ -19,6 +19,7 @@ static const struct cli_command *const commands[] = {
 	&cli_cmd_status,
 	&cli_cmd_metrics,
 	&cli_cmd_cancel,
+	&cli_cmd_params,
 };
 
 static void print_usage(FILE *f)

@@ -339,7 +339,7 @@ static int connection_lost(cuzk_client *c, cuzk_error *err)
 	return r;
 }
 
-int cuzk_wait(cuzk_client *c, struct cuzk_completion *ret, int timeout_ms, cuzk_error *err)
+int cuzk_wait_fd(cuzk_client *c, struct cuzk_completion *ret, int timeout_ms, int wake_fd, cuzk_error *err)
 {
 	/* Another thread may take the completion that woke us: the timeout
 	 * counts from the call, not from each wake-up. */
@@ -353,12 +353,14 @@ int cuzk_wait(cuzk_client *c, struct cuzk_completion *ret, int timeout_ms, cuzk_
 			timeout_ms = left > 0 ? (int)left : 0;
 		}
 		/* The socket is watched for hang-up only: its replies belong to
-		 * whichever thread holds the mutex. */
-		struct pollfd pfd[2] = {
+		 * whichever thread holds the mutex.  A negative wake_fd is
+		 * ignored by poll. */
+		struct pollfd pfd[3] = {
 			{ .fd = c->efd, .events = POLLIN },
 			{ .fd = c->sock, .events = 0 },
+			{ .fd = wake_fd, .events = POLLIN },
 		};
-		int n = poll(pfd, 2, timeout_ms);
+		int n = poll(pfd, 3, timeout_ms);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
@@ -373,7 +375,16 @@ int cuzk_wait(cuzk_client *c, struct cuzk_completion *ret, int timeout_ms, cuzk_
 				return r;
 			return connection_lost(c, err);
 		}
+		if (pfd[2].revents & POLLNVAL)
+			return cuzk_fail(err, CUZK_E_INVAL, "wake fd %d is not open", wake_fd);
+		if (pfd[2].revents & (POLLIN | POLLHUP | POLLERR))
+			return cuzk_fail(err, CUZK_E_CANCELLED, "wait interrupted through fd %d", wake_fd);
 	}
+}
+
+int cuzk_wait(cuzk_client *c, struct cuzk_completion *ret, int timeout_ms, cuzk_error *err)
+{
+	return cuzk_wait_fd(c, ret, timeout_ms, -1, err);
 }
 
 static int cancel(cuzk_client *c, uint64_t id, enum cuzk_cancel_scope scope, cuzk_error *err)
@@ -448,7 +459,7 @@ int cuzk_daemon_status(cuzk_client *c, enum cuzk_status_format format, char **re
 		       cuzk_error *err)
 {
 	struct cuzk_msg_status m;
-	if (format != CUZK_STATUS_TEXT && format != CUZK_STATUS_JSON)
+	if (format != CUZK_STATUS_TEXT && format != CUZK_STATUS_JSON && format != CUZK_STATUS_PARAMS)
 		return cuzk_fail(err, CUZK_E_INVAL, "unknown status format %d", (int)format);
 	memset(&m, 0, sizeof(m));
 	cuzk_msg_init(&m.hdr, CUZK_MSG_STATUS, sizeof(m), 0);

@@ -15,7 +15,7 @@ void cuzkd_config_defaults(struct cuzkd_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
 	snprintf(cfg->socket, sizeof(cfg->socket), "%s", CUZK_DEFAULT_SOCKET);
-	snprintf(cfg->srs_dir, sizeof(cfg->srs_dir), "%s", "/var/lib/cuzk/params");
+	snprintf(cfg->srs_dir, sizeof(cfg->srs_dir), "%s", CUZKD_DEFAULT_SRS_DIRS);
 	cfg->backend = CUZKD_BACKEND_AUTO;
 	cfg->drain_timeout_ms = 60000;
 	cfg->watchdog = 1;
@@ -130,6 +130,28 @@ int cuzkd_parse_backend(const char *s, enum cuzkd_backend *ret)
 	return 0;
 }
 
+int cuzkd_parse_dirs(const char *s, int relative_ok, char *ret, size_t len)
+{
+	char buf[CUZKD_PATH_MAX], out[CUZKD_PATH_MAX] = "";
+	char *save = NULL;
+	size_t n = strlen(s), at = 0;
+	unsigned count = 0;
+
+	if (n >= sizeof(buf))
+		return -1;
+	memcpy(buf, s, n + 1);
+	for (char *w = strtok_r(buf, " \t,", &save); w; w = strtok_r(NULL, " \t,", &save)) {
+		size_t wl = strlen(w);
+		if ((w[0] != '/' && !relative_ok) || ++count > CUZKD_MAX_SRS_DIRS || at + wl + 2 > sizeof(out))
+			return -1;
+		at += (size_t)snprintf(out + at, sizeof(out) - at, "%s%s", at ? " " : "", w);
+	}
+	if (count == 0 || at >= len)
+		return -1;
+	memcpy(ret, out, at + 1);
+	return 0;
+}
+
 const char *cuzkd_backend_name(enum cuzkd_backend b)
 {
 	switch (b) {
@@ -204,7 +226,7 @@ struct parse_state {
 	char msg[CUZK_ERRMSG_MAX];   /* first error, without the file:line prefix */
 };
 
-enum key_kind { K_PATH, K_BACKEND, K_DURATION, K_BOOL, K_COUNT, K_SIZE, K_DEVICES, K_PRELOAD, K_LEVEL };
+enum key_kind { K_PATH, K_DIRS, K_BACKEND, K_DURATION, K_BOOL, K_COUNT, K_SIZE, K_DEVICES, K_PRELOAD, K_LEVEL };
 
 struct key_def {
 	const char *section, *name;
@@ -216,7 +238,7 @@ struct key_def {
 #define OFF(f) offsetof(struct cuzkd_config, f)
 static const struct key_def keys[] = {
 	{ "daemon", "socket", K_PATH, OFF(socket), "an absolute path" },
-	{ "daemon", "srs_dir", K_PATH, OFF(srs_dir), "an absolute path" },
+	{ "daemon", "srs_dir", K_DIRS, OFF(srs_dir), "1 to 8 absolute paths" },
 	{ "daemon", "backend", K_BACKEND, OFF(backend), "cpu, gpu or auto" },
 	{ "daemon", "drain_timeout", K_DURATION, OFF(drain_timeout_ms), "a duration like 60s, 500ms or 5m" },
 	{ "daemon", "watchdog", K_BOOL, OFF(watchdog), "yes or no" },
@@ -248,6 +270,8 @@ static int set_value(struct cuzkd_config *cfg, const struct key_def *k, const ch
 			return -1;
 		memcpy(field, value, strlen(value) + 1);
 		return 0;
+	case K_DIRS:
+		return cuzkd_parse_dirs(value, 0, field, CUZKD_PATH_MAX);
 	case K_BACKEND:
 		return cuzkd_parse_backend(value, (enum cuzkd_backend *)field);
 	case K_DURATION:
@@ -417,7 +441,8 @@ static void print_value(const struct cuzkd_config *c, const struct key_def *k, F
 	char buf[CUZKD_FORMAT_MAX];
 
 	switch (k->kind) {
-	case K_PATH: fprintf(out, " %s", field); break;
+	case K_PATH:
+	case K_DIRS: fprintf(out, " %s", field); break;   /* a list is held as the file writes it */
 	case K_BACKEND: fprintf(out, " %s", cuzkd_backend_name(*(const enum cuzkd_backend *)field)); break;
 	case K_DURATION: fprintf(out, " %s", cuzkd_format_duration(buf, *(const uint64_t *)field)); break;
 	case K_BOOL: fprintf(out, " %s", *(const int *)field ? "yes" : "no"); break;

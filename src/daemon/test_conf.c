@@ -49,6 +49,7 @@ static void values(void)
 	cuzkd_config_defaults(&cfg);
 	CHECK(cfg.backend == CUZKD_BACKEND_AUTO && cfg.devices_all && cfg.cpu_workers == 1);
 	CHECK(cfg.drain_timeout_ms == 60000 && cfg.watchdog == 1);
+	CHECK(strcmp(cfg.srs_dir, "/var/lib/cuzk/params /var/tmp/filecoin-proof-parameters") == 0);
 	REQUIRE(load(&cfg,
 		     "# comment\n[daemon]\nsocket = /run/x.sock\nsrs_dir = /srv/srs\nbackend = gpu\n"
 		     "drain_timeout = 1500ms\nwatchdog = no\n[limits]\nmax_clients = 3\n"
@@ -64,7 +65,13 @@ static void values(void)
 	CHECK(cfg.workers_per_device == 4 && cfg.vram_budget == 16ull << 30 && cfg.cache_budget == 1ull << 40);
 	CHECK(cfg.n_preload == 2 && strcmp(cfg.preload[1], "b.params") == 0);
 	CHECK(cfg.log_level == CUZKD_LOG_DEBUG);
+	REQUIRE(load(&cfg, "[daemon]\nsrs_dir = /a,/b/c\t /d\n", &err) == 0);
+	CHECK_MSG(strcmp(cfg.srs_dir, "/a /b/c /d") == 0, "srs_dir '%s'", cfg.srs_dir);
 
+	char dirs[64];
+	CHECK(cuzkd_parse_dirs("srs /abs", 1, dirs, sizeof(dirs)) == 0 && strcmp(dirs, "srs /abs") == 0);
+	CHECK(cuzkd_parse_dirs("srs /abs", 0, dirs, sizeof(dirs)) != 0);
+	CHECK(cuzkd_parse_dirs("/a/long/path", 1, dirs, 8) != 0);
 	CHECK(cuzkd_parse_size("17", &v) == 0 && v == 17);
 	CHECK(cuzkd_parse_size("2M", &v) == 0 && v == 2u << 20);
 	CHECK(cuzkd_parse_size("", &v) != 0 && cuzkd_parse_size("G", &v) != 0);
@@ -116,6 +123,9 @@ static void errors(void)
 	expect_error("[nope]\nx = 1\n", "cuzkd.conf:2: unknown section [nope]");
 	expect_error("[daemon]\nbackend = tpu\n", "cuzkd.conf:2: bad value 'tpu' for backend");
 	expect_error("[daemon]\nsocket = relative\n", "expected an absolute path");
+	expect_error("[daemon]\nsrs_dir = /a relative\n", "bad value '/a relative' for srs_dir");
+	expect_error("[daemon]\nsrs_dir = /1 /2 /3 /4 /5 /6 /7 /8 /9\n", "srs_dir");
+	expect_error("[daemon]\nsrs_dir = ,\n", "srs_dir");
 	expect_error("[limits]\nmax_clients = 0\n", "cuzkd.conf:2: bad value '0' for max_clients");
 	expect_error("[limits]\nmax_witness_bytes = 12Q\n", "max_witness_bytes");
 	expect_error("[engine]\ndevices = 0 0\n", "devices");

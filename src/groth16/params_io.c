@@ -7,9 +7,11 @@
 #include "groth16/params_io.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "common/file_kind.h"
 #include "common/parallel.h"
@@ -294,6 +296,34 @@ int groth16_params_parse_mem(groth16_params *ret, const uint8_t *buf, size_t len
 		return rc;
 	}
 	*ret = p;
+	return 0;
+}
+
+int groth16_params_counts_fd(groth16_params_counts *ret, int fd, uint64_t size, const char *name,
+			     cuzk_error *err)
+{
+	uint64_t n[Q__COUNT];
+	uint64_t at = VK_FIXED_BYTES;
+
+	for (int q = 0; q < Q__COUNT; q++) {
+		uint8_t be[4];
+		ssize_t got = at + 4 <= size ? pread(fd, be, 4, (off_t)at) : 0;
+		if (got < 0)
+			return cuzk_fail_errno(err, errno, "%s: reading the %s count at offset %" PRIu64, name,
+					       query_names[q], at);
+		if (got != 4)
+			return cuzk_fail(err, CUZK_E_FORMAT, "%s: the %s count at offset %" PRIu64 " is past the end",
+					 name, query_names[q], at);
+		n[q] = (uint64_t)be[0] << 24 | (uint64_t)be[1] << 16 | (uint64_t)be[2] << 8 | be[3];
+		at += 4 + n[q] * (is_g2(q) ? G2U : G1U);   /* at most 2^32 · 192: no overflow */
+		if (at > size)
+			return cuzk_fail(err, CUZK_E_FORMAT, "%s: section %s (%" PRIu64 " points) runs past the end",
+					 name, query_names[q], n[q]);
+	}
+	if (at != size)
+		return cuzk_fail(err, CUZK_E_FORMAT, "%s: %" PRIu64 " unexpected bytes after the last section", name,
+				 size - at);
+	*ret = (groth16_params_counts){ n[Q_IC], n[Q_H], n[Q_L], n[Q_A], n[Q_B_G1], n[Q_B_G2] };
 	return 0;
 }
 

@@ -211,8 +211,10 @@ static void test_small_requests(void)
 	cuzk_msg_init(&s.hdr, CUZK_MSG_STATUS, sizeof(s), 3);
 	s.format = CUZK_STATUS_JSON;
 	CHECK(cuzk_msg_parse_status(&sg, &s, sizeof(s), &err) == 0 && sg.format == CUZK_STATUS_JSON);
-	s.format = 2;
-	REJECT(cuzk_msg_parse_status(&sg, &s, sizeof(s), &err), CUZK_E_PROTOCOL, "format 2");
+	s.format = CUZK_STATUS_PARAMS;
+	CHECK(cuzk_msg_parse_status(&sg, &s, sizeof(s), &err) == 0 && sg.format == CUZK_STATUS_PARAMS);
+	s.format = 3;
+	REJECT(cuzk_msg_parse_status(&sg, &s, sizeof(s), &err), CUZK_E_PROTOCOL, "format 3");
 	s.format = 0;
 	s.reserved0 = 1;
 	REJECT(cuzk_msg_parse_status(&sg, &s, sizeof(s), &err), CUZK_E_PROTOCOL, "reserved0");
