@@ -113,22 +113,7 @@ static void serving(void)
 	CHECK(prove(&small, "snap-32g.params", msg, sizeof(msg)) == CUZK_E_NOTFOUND);
 
 	REQUIRE(tc_connect(&cl, &env, 0) == 0);
-	struct cuzk_msg_status m;
-	memset(&m, 0, sizeof(m));
-	cuzk_msg_init(&m.hdr, CUZK_MSG_STATUS, sizeof(m), 77);
-	m.format = CUZK_STATUS_PARAMS;
-	REQUIRE(tc_send(&cl, &m, sizeof(m), NULL, 0) == 0);
-	char *text = NULL;
-	{
-		/* The TEXT chunks of tag 77; the listing is small: one chunk. */
-		static uint8_t buf[CUZK_MSG_MAX];
-		ssize_t n = tc_recv(&cl, buf, sizeof(buf), TD_TIMEOUT_MS);
-		struct cuzk_msg_text t;
-		REQUIRE(n > (ssize_t)sizeof(t));
-		memcpy(&t, buf, sizeof(t));
-		CHECK(t.hdr.type == CUZK_MSG_TEXT && t.hdr.request_id == 77 && (t.flags & CUZK_TEXT_LAST));
-		text = strndup((const char *)buf + sizeof(t), t.data_len);
-	}
+	char *text = tc_status(&cl, CUZK_STATUS_PARAMS);
 	tc_close(&cl);
 	REQUIRE(text);
 	fprintf(stderr, "%s", text);
