@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/cli.h"
 #include "groth16/msm.h"
 #include "groth16/ntt.h"
 #include "groth16/prover.h"
@@ -112,11 +113,14 @@ int cli_backend_find(const struct cli_backend **ret, const char *name, cuzk_erro
 {
 	if (!name)
 		name = "cpu";
+	/* As cuzkd's backend = auto: the GPU when a CUDA device is usable. */
+	if (strcmp(name, "auto") == 0)
+		name = groth16_gpu_device_count() > 0 ? "gpu" : "cpu";
 	for (size_t i = 0; i < sizeof(backends) / sizeof(backends[0]); i++) {
 		if (strcmp(backends[i].name, name) == 0) {
 			*ret = &backends[i];
 			return 0;
 		}
 	}
-	return cuzk_fail(err, CUZK_E_INVAL, "--backend '%s': expected cpu or gpu", name);
+	return cli_usage(err, "--backend '%s': expected auto, cpu or gpu", name);
 }

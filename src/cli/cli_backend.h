@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 /* The proving backends the CLI can use (`--backend cpu|gpu`), behind one
- * small interface shared by `cuzk prove` and `cuzk bench`.  A backend that
+ * small interface shared by `cuzk prove` and `cuzk bench` (`--backend auto`
+ * picks one).  A backend that
  * does not offer an operation leaves its pointer NULL; bench reports that
  * instead of measuring.  The GPU work extends the gpu entry (cli_backend.c). */
 #ifndef CUZK_CLI_CLI_BACKEND_H
@@ -37,8 +38,9 @@ struct cli_backend {
 			  double *ret_ms, cuzk_error *err);
 };
 
-/* The backend called name ("cpu", "gpu"); NULL name means "cpu".
- * -CUZK_E_INVAL naming the unknown backend. */
+/* The backend called name ("cpu", "gpu", or "auto": the GPU when a CUDA
+ * device is usable, else the CPU); NULL name means "cpu".
+ * CLI_E_USAGE naming the unknown backend. */
 int cli_backend_find(const struct cli_backend **ret, const char *name, cuzk_error *err);
 
 #endif

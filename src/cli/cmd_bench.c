@@ -13,6 +13,7 @@
 #include "cli/bench_report.h"
 #include "cli/cli.h"
 #include "cli/cli_backend.h"
+#include "common/clock.h"
 #include "common/rand.h"
 #include "groth16/fr_sample.h"
 #include "groth16/gencircuit.h"
@@ -44,10 +45,10 @@ static int bench_prove(struct bench_args *a, cuzk_error *err)
 		return r;
 	r1cs cs;
 	fr_t *z;
-	double t0 = cli_now_ms();
+	double t0 = monotonic_ms();
 	if ((r = gencircuit_build(&spec, &cs, &z, err)) < 0)
 		return r;
-	double t1 = cli_now_ms();
+	double t1 = monotonic_ms();
 	bench_phase(&a->rep, "generate circuit", t1 - t0, 1);
 	bench_count(&a->rep, "constraints", cs.num_constraints + cs.num_inputs);
 	bench_count(&a->rep, "inputs", cs.num_inputs);
@@ -59,14 +60,14 @@ static int bench_prove(struct bench_args *a, cuzk_error *err)
 	if ((r = groth16_dev_setup_insecure(&p, &cs, a->seed, err)) < 0)
 		goto out;
 	have_params = 1;
-	double t2 = cli_now_ms();
+	double t2 = monotonic_ms();
 	bench_phase(&a->rep, "dev setup", t2 - t1, 1);
 	if ((r = groth16_synthesize(&s, &cs, z, cs.num_inputs + cs.num_aux, err)) < 0)
 		goto out;
 	have_synth = 1;
 	if ((r = groth16_synth_check(&s, err)) < 0)
 		goto out;
-	double t3 = cli_now_ms();
+	double t3 = monotonic_ms();
 	bench_phase(&a->rep, "synthesize", t3 - t2, 1);
 
 	groth16_witness_view w;
@@ -79,10 +80,10 @@ static int bench_prove(struct bench_args *a, cuzk_error *err)
 	double t4 = 0, t5 = 0, c4 = 0, c5 = 0;
 	for (uint64_t run = 0; run < a->runs; run++) {
 		groth16_timings tr = { 0 };
-		double ci = cli_cpu_ms(), ti = cli_now_ms();
+		double ci = cli_cpu_ms(), ti = monotonic_ms();
 		if ((r = a->be->prove(a->ctx, &p, &w, &rr, &ss, &proof, &tr, err)) < 0)
 			goto out;
-		double to = cli_now_ms(), co = cli_cpu_ms();
+		double to = monotonic_ms(), co = cli_cpu_ms();
 		if (run == 0 || to - ti < t5 - t4) {
 			t = tr;
 			t4 = ti, t5 = to, c4 = ci, c5 = co;
@@ -102,12 +103,12 @@ static int bench_prove(struct bench_args *a, cuzk_error *err)
 	bench_phase(&a->rep, "prove total", t.total_ms > 0 ? t.total_ms : t5 - t4, 0);
 	bench_phase(&a->rep, "prove wall", t5 - t4, 0);
 	bench_phase(&a->rep, "prove cpu (all threads)", c5 - c4, 0);
-	double t6 = cli_now_ms();
+	double t6 = monotonic_ms();
 	if ((r = groth16_verify(&p.vk, z + 1, cs.num_inputs - 1, &proof, err)) < 0) {
 		cuzk_error_prefix(err, "the benchmark's own proof");
 		goto out;
 	}
-	bench_phase(&a->rep, "verify", cli_now_ms() - t6, 1);
+	bench_phase(&a->rep, "verify", monotonic_ms() - t6, 1);
 out:
 	if (have_synth)
 		groth16_synth_free(&s);
@@ -142,7 +143,7 @@ static int bench_msm(struct bench_args *a, cuzk_error *err)
 	cuzk_rng_seed(&rng, a->seed);
 	for (size_t i = 0; i < n; i++)
 		fr_sample_rng(&k[i], &rng);
-	double t0 = cli_now_ms();
+	double t0 = monotonic_ms();
 	if (a->g2) {
 		g2_jac_t *j = tmp, g;
 		g2_from_affine(&g, &G2_GENERATOR);
@@ -158,12 +159,12 @@ static int bench_msm(struct bench_args *a, cuzk_error *err)
 			g1_add(&j[i], &j[i - 1], &g);
 		g1_batch_to_affine(bases, j, n);
 	}
-	double t1 = cli_now_ms(), c1 = cli_cpu_ms();
+	double t1 = monotonic_ms(), c1 = cli_cpu_ms();
 	bench_phase(&a->rep, "make points", t1 - t0, 1);
 	bench_count(&a->rep, "points", n);
 	r = a->g2 ? a->be->msm_g2(a->ctx, tmp, bases, k, n, err) : a->be->msm_g1(a->ctx, tmp, bases, k, n, err);
 	if (r == 0) {
-		bench_phase(&a->rep, a->g2 ? "msm g2" : "msm g1", cli_now_ms() - t1, 0);
+		bench_phase(&a->rep, a->g2 ? "msm g2" : "msm g1", monotonic_ms() - t1, 0);
 		bench_phase(&a->rep, "msm cpu (all threads)", cli_cpu_ms() - c1, 0);
 	}
 out:
@@ -188,14 +189,14 @@ static int bench_ntt(struct bench_args *a, cuzk_error *err)
 	for (size_t i = 0; i < n; i++)
 		fr_sample_rng(&v[i], &rng);
 	bench_count(&a->rep, "scalars", n);
-	double t0 = cli_now_ms();
+	double t0 = monotonic_ms();
 	int r = a->be->ntt(a->ctx, v, a->log_size, err);
-	double t1 = cli_now_ms();
+	double t1 = monotonic_ms();
 	if (r == 0)
 		r = a->be->ntt(a->ctx, v, a->log_size, err);
 	if (r == 0) {
 		bench_phase(&a->rep, "first ntt (twiddles)", t1 - t0, 1);
-		bench_phase(&a->rep, a->be->ntt_device ? "ntt with transfers" : "ntt", cli_now_ms() - t1,
+		bench_phase(&a->rep, a->be->ntt_device ? "ntt with transfers" : "ntt", monotonic_ms() - t1,
 			    a->be->ntt_device != NULL);
 	}
 	/* A device backend is timed on resident data too: that is the kernel
@@ -247,7 +248,7 @@ static int run(int argc, char **argv, cuzk_error *err)
 	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0))
 		return cli_parse(&cli_cmd_bench, opts, sizeof(opts) / sizeof(opts[0]), argc, argv, err);
 	if (which == sizeof(benches) / sizeof(benches[0]))
-		return cuzk_fail(err, CUZK_E_INVAL, "expected prove, msm or ntt after bench%s%s",
+		return cli_usage(err, "expected prove, msm or ntt after bench%s%s",
 				 argc >= 2 ? ", not " : "", argc >= 2 ? argv[1] : "");
 	int r = cli_parse(&cli_cmd_bench, opts, sizeof(opts) / sizeof(opts[0]), argc - 1, argv + 1, err);
 	if (r != 0)

@@ -6,21 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "daemon/engine.h"
 #include "groth16/params_io.h"
 #include "groth16/prover.h"
 
 const double cuzkd_total_bucket_le[12] = { 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 120, 300, 600 };
-
-uint64_t cuzkd_now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 static uint64_t ms_to_ns(double ms)
 {
@@ -175,7 +168,7 @@ static void run_item(struct cuzkd_worker *w, struct cuzkd_item *item)
 	struct cuzkd_job *job = item->job;
 	unsigned part = item->part;
 	uint64_t ph[CUZKD_PHASES] = { 0 };
-	uint64_t t0 = cuzkd_now_ns(), t1, t_copy;
+	uint64_t t0 = monotonic_ns(), t1, t_copy;
 	struct cuzkd_log_fields f = CUZKD_LOG_NO_FIELDS;
 	groth16_timings t = { 0 };
 	groth16_proof proof;
@@ -197,7 +190,7 @@ static void run_item(struct cuzkd_worker *w, struct cuzkd_item *item)
 		return;
 	}
 	r = cuzkd_srs_acquire(e->srs, job->srs_name, &srs, &err);
-	t1 = cuzkd_now_ns();
+	t1 = monotonic_ns();
 	ph[CUZKD_PH_SRS] = t1 - t0;
 	if (r) {
 		finish_part(e, job, part, -r, err.msg, NULL, ph);
@@ -207,9 +200,9 @@ static void run_item(struct cuzkd_worker *w, struct cuzkd_item *item)
 	/* The provers check the shape first (groth16_check_shape), from the
 	 * daemon's copy of the header and this worker's copies of the
 	 * densities, so a client that rewrites its buffer cannot change it. */
-	t_copy = cuzkd_now_ns();
+	t_copy = monotonic_ns();
 	r = view.density_shared ? private_densities(&view, &density_copy, &err) : 0;
-	ph[CUZKD_PH_CHECK] = cuzkd_now_ns() - t_copy;
+	ph[CUZKD_PH_CHECK] = monotonic_ns() - t_copy;
 	if (r == 0 && !atomic_load(&job->cancelled))
 		r = prove_one(w, job, &view, part, &srs->params, pinned, &proof, &t, &err);
 	else if (r == 0)
@@ -222,7 +215,7 @@ static void run_item(struct cuzkd_worker *w, struct cuzkd_item *item)
 	ph[CUZKD_PH_MSM] = ms_to_ns(t.msm_h_ms + t.msm_l_ms + t.msm_a_ms + t.msm_b_g1_ms + t.msm_b_g2_ms);
 	ph[CUZKD_PH_ASSEMBLE] = ms_to_ns(t.assemble_ms);
 	f.phase = "prove";
-	f.ms = (double)(cuzkd_now_ns() - t1) / 1e6;
+	f.ms = (double)(monotonic_ns() - t1) / 1e6;
 	log_vram(w, &f);
 	if (r == 0 && e->log->journal)
 		log_phases(e, &f, job, part, &t);
@@ -312,7 +305,7 @@ static void wake_least_loaded_locked(struct cuzkd_engine *e)
 
 void cuzkd_engine_submit(struct cuzkd_engine *e, struct cuzkd_job *job)
 {
-	uint64_t now = cuzkd_now_ns();
+	uint64_t now = monotonic_ns();
 	unsigned prio = job->priority < CUZKD_PRIORITIES ? job->priority : CUZKD_PRIORITIES - 1;
 
 	pthread_mutex_lock(&e->lock);

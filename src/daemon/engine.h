@@ -158,6 +158,4 @@ void cuzkd_engine_device_stats(struct cuzkd_engine *e, unsigned i, struct cuzkd_
  * including ones rejected before the engine saw them). */
 void cuzkd_engine_count(struct cuzkd_engine *e, const struct cuzkd_job *job);
 
-uint64_t cuzkd_now_ns(void);
-
 #endif

@@ -6,6 +6,7 @@
 #include <sys/mman.h>
 #include <time.h>
 
+#include "common/clock.h"
 #include "daemon/engine.h"
 #include "daemon/regcache.h"
 #include "groth16/prover_gpu.h"
@@ -158,10 +159,10 @@ int cuzkd_buf_pin(struct cuzkd_buf *b, uint64_t *ret_ns, cuzk_error *err)
 	*ret_ns = 0;
 	pthread_mutex_lock(&b->pin_lock);
 	if (!b->pinned) {
-		t0 = cuzkd_now_ns();
+		t0 = monotonic_ns();
 		r = groth16_gpu_register_host(b->map, b->size, 1, err);
 		if (r == 0) {
-			*ret_ns = cuzkd_now_ns() - t0;
+			*ret_ns = monotonic_ns() - t0;
 			b->pinned = 1;
 			atomic_fetch_add(&b->rc->registrations, 1);
 			atomic_fetch_add(&b->rc->register_ns_total, *ret_ns);

@@ -15,6 +15,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "daemon/daemon.h"
 
 static void arm_recv(struct cuzkd_session *s)
@@ -424,7 +425,7 @@ static void on_prove(struct cuzkd_session *s, const void *buf, size_t len, int *
 		return;
 	}
 	job->buf = d->use_gpu ? w->buf : NULL;
-	job->phase_ns[CUZKD_PH_CHECK] = cuzkd_now_ns() - t_recv;
+	job->phase_ns[CUZKD_PH_CHECK] = monotonic_ns() - t_recv;
 	job->session_next = s->jobs;
 	s->jobs = job;
 	s->n_jobs++;
@@ -515,7 +516,9 @@ static void on_text_request(struct cuzkd_session *s, const struct cuzk_msg_hdr *
 		reject(s, h->request_id, &err);
 		return;
 	}
-	if (h->type == CUZK_MSG_STATUS)
+	if (h->type == CUZK_MSG_STATUS && st.format == CUZK_STATUS_PARAMS)
+		text = cuzkd_srs_list_text(&s->d->srs);
+	else if (h->type == CUZK_MSG_STATUS)
 		text = cuzkd_status_text(s->d, st.format == CUZK_STATUS_JSON);
 	else
 		text = cuzkd_metrics_text(s->d);
@@ -525,7 +528,7 @@ static void on_text_request(struct cuzkd_session *s, const struct cuzk_msg_hdr *
 
 static void on_message(struct cuzkd_session *s, size_t len)
 {
-	uint64_t t_recv = cuzkd_now_ns();
+	uint64_t t_recv = monotonic_ns();
 	int fds[CUZKD_MAX_RECV_FDS];
 	unsigned nfds = 0;
 	struct cuzk_msg_hdr h;
@@ -659,7 +662,7 @@ void cuzkd_session_complete(struct cuzkd *d, struct cuzkd_job *job)
 	s->n_jobs--;
 	s->pinned_bytes -= w->buf->size;
 	d->inflight_total--;
-	job->phase_ns[CUZKD_PH_TOTAL] = cuzkd_now_ns() - job->t_received_ns;
+	job->phase_ns[CUZKD_PH_TOTAL] = monotonic_ns() - job->t_received_ns;
 	cuzkd_engine_count(&d->engine, job);
 	f.job = (int64_t)job->id;
 	f.phase = "total";

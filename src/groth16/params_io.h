@@ -43,6 +43,16 @@ int groth16_params_parse_mem(groth16_params *ret, const uint8_t *buf, size_t len
 int groth16_params_read(groth16_params *ret, const char *path, unsigned checks, cuzk_error *err);
 int groth16_params_write(const groth16_params *p, const char *path, cuzk_error *err);
 
+/* The counts of a parameters file, read from its section headers alone (six
+ * small preads, whatever the file's size), for listings.  The points are not
+ * looked at: a file whose counts add up to its size is not thereby valid.
+ * 0, -CUZK_E_FORMAT (a count past the end, trailing bytes: named), -CUZK_E_IO. */
+typedef struct groth16_params_counts {
+	uint64_t n_ic, n_h, n_l, n_a, n_b_g1, n_b_g2;
+} groth16_params_counts;
+int groth16_params_counts_fd(groth16_params_counts *ret, int fd, uint64_t size, const char *name,
+			     cuzk_error *err);
+
 /* Allocates one storage block for params with these counts and points every
  * array (vk.ic, h, l, a, b_g1, b_g2) into it, zero-filled; large blocks come
  * from an anonymous mmap.  For writers of params (the dev setup). */

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
+#include "common/clock.h"
 #include "groth16/prover.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "common/parallel.h"
 #include "groth16/fr_sample.h"
@@ -46,13 +46,6 @@ int groth16_check_shape(const groth16_params *p, const groth16_witness_view *w, 
 					 "params %s: %zu points, but the witness needs %zu",
 					 rows[i].field, rows[i].params, rows[i].witness);
 	return 0;
-}
-
-static double now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
 
@@ -168,9 +161,9 @@ static int query_sum(struct query_job *j, enum query which, unsigned nt, cuzk_er
 
 static void timed_query(struct query_job *j, enum query which, unsigned nt, cuzk_error *err)
 {
-	double t0 = now_ms();
+	double t0 = monotonic_ms();
 	j->rc[which] = query_sum(j, which, nt, err);
-	j->ms[which] = now_ms() - t0;
+	j->ms[which] = monotonic_ms() - t0;
 }
 
 /* Whether running the query MSMs side by side keeps both threads busy: the
@@ -312,7 +305,7 @@ int groth16_prove_cpu(const groth16_params *p, const groth16_witness_view *w, co
 	int rc = groth16_check_shape(p, w, err);
 	if (rc)
 		return rc;
-	double t0 = now_ms();
+	double t0 = monotonic_ms();
 	/* ΣH and ΣL both only enter C, so where their bases lie back to back
 	 * (as groth16_params_alloc lays them out) they are one MSM: one bucket
 	 * reduction fewer, and a wider window.  The scalars are put side by
@@ -332,7 +325,7 @@ int groth16_prove_cpu(const groth16_params *p, const groth16_witness_view *w, co
 			}
 		memcpy(h + p->n_h, w->aux, w->num_aux * sizeof(fr_t));
 	}
-	double t1 = now_ms();
+	double t1 = monotonic_ms();
 	t->ntt_ms = t1 - t0;
 	groth16_query_sums q;
 	if (!rc)
@@ -340,9 +333,9 @@ int groth16_prove_cpu(const groth16_params *p, const groth16_witness_view *w, co
 	free(h);
 	if (rc)
 		return rc;
-	double t2 = now_ms();
+	double t2 = monotonic_ms();
 	groth16_assemble(out, &p->vk, &q, r, s);
-	double t3 = now_ms();
+	double t3 = monotonic_ms();
 	t->assemble_ms = t3 - t2;
 	t->total_ms = t3 - t0;
 	return 0;
