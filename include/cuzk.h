@@ -87,6 +87,9 @@ const char *cuzk_status_name(int code);
 #define CUZK_MAX_PARTITIONS 64        /* per request (witness format limit) */
 #define CUZK_SRS_NAME_MAX 255         /* bytes, without the NUL */
 #define CUZK_MESSAGE_MAX 256          /* daemon messages, with the NUL */
+/* Where the packaged cuzkd.socket listens; the cuzk command uses it when
+ * neither --socket nor $CUZK_SOCKET says otherwise. */
+#define CUZK_DEFAULT_SOCKET "/run/cuzk/cuzkd.sock"
 
 /* Queue order; FIFO within one priority. */
 enum cuzk_priority {
@@ -132,7 +135,8 @@ struct cuzk_completion {
 	uint8_t proof[CUZK_MAX_PARTITIONS][CUZK_PROOF_BYTES];
 };
 
-/* Log lines from the library (e.g. why a buffer did not get huge pages).
+/* Log lines from the library (e.g. why a buffer did not get huge pages: a
+ * warning from 256 MiB on, an info line below).
  * level: 3 error, 4 warning, 6 info (syslog numbers).  Called with the
  * client's mutex held: it must not call back into the same client. */
 typedef void (*cuzk_log_fn)(void *opaque, int level, const char *line);
@@ -140,7 +144,7 @@ typedef void (*cuzk_log_fn)(void *opaque, int level, const char *line);
 struct cuzk_connect_opts {
 	uint32_t max_inflight;    /* wish; 0: the daemon's limit */
 	uint32_t ring_slots;      /* wish; 0: the daemon's default */
-	cuzk_log_fn log;          /* NULL: lines go to stderr */
+	cuzk_log_fn log;          /* NULL: warnings and errors go to stderr, info is dropped */
 	void *log_opaque;
 	uint64_t reserved[4];     /* zero */
 };
@@ -150,7 +154,8 @@ typedef struct cuzk_buffer cuzk_buffer;
 
 /* Connects to socket_path and says hello (docs/PROTOCOL.md).  opts may be NULL.
  * RETURN VALUE: 0 and *ret set; -CUZK_E_NOTFOUND (no such socket), -CUZK_E_PERM,
- * -CUZK_E_IO (connect failed otherwise), -CUZK_E_VERSION,
+ * -CUZK_E_IO (connect failed otherwise; ECONNREFUSED: a socket file nobody
+ * listens on; both messages say how to start cuzkd), -CUZK_E_VERSION,
  * -CUZK_E_PROTOCOL (the daemon answered nonsense), -CUZK_E_BUSY (too many
  * clients), -CUZK_E_SHUTDOWN, -CUZK_E_NOMEM. */
 int cuzk_connect(cuzk_client **ret, const char *socket_path, const struct cuzk_connect_opts *opts,
@@ -191,7 +196,8 @@ enum cuzk_page_kind {
  * sized and mapped read-write, its header and partition table written.  Page
  * choice: MFD_HUGETLB when the hugetlb pool has enough free pages, otherwise
  * shmem with MADV_HUGEPAGE when transparent huge pages are allowed for shmem,
- * otherwise 4 KiB pages; the reason for a fallback is logged once per client.
+ * otherwise 4 KiB pages; the reason for a fallback is logged once per client
+ * (a warning when a buffer of 256 MiB or more gets 4 KiB pages, else info).
  * c may be NULL (no logging).
  * RETURN VALUE: 0 and *ret set; -CUZK_E_INVAL (bad dims), -CUZK_E_NOMEM (too
  * large), -CUZK_E_IO (memfd_create, ftruncate, mmap). */
@@ -235,8 +241,15 @@ uint64_t cuzk_buffer_size(const cuzk_buffer *b);
 int cuzk_buffer_fd(const cuzk_buffer *b);
 enum cuzk_page_kind cuzk_buffer_pages(const cuzk_buffer *b);
 
+/* Named proof kinds (Filecoin's circuits) for cuzk_request.srs:
+ * "porep-32g", "porep-64g", "window-post-32g", "window-post-64g",
+ * "winning-post-32g", "winning-post-64g", "snap-32g", "snap-64g".  The daemon
+ * resolves a kind to Filecoin's v28 parameter file name; this returns that
+ * name (a static string), or NULL when kind is not one of these. */
+const char *cuzk_kind_params(const char *kind);
+
 struct cuzk_request {
-	const char *srs;             /* parameter file name in the daemon's srs_dir */
+	const char *srs;             /* a parameter file name in the daemon's srs_dir, or a kind */
 	uint32_t priority;           /* enum cuzk_priority */
 	uint32_t flags;              /* CUZK_REQ_* */
 	uint64_t seed;               /* with CUZK_REQ_FIXED_RS */
@@ -270,6 +283,13 @@ int cuzk_poll(cuzk_client *c, struct cuzk_completion *ret, cuzk_error *err);
  * when the ring is corrupt. */
 int cuzk_wait(cuzk_client *c, struct cuzk_completion *ret, int timeout_ms, cuzk_error *err);
 
+/* Like cuzk_wait, and also wakes up when wake_fd becomes readable (a pipe or
+ * an eventfd the caller writes to cancel the wait, e.g. from a Go context or
+ * an async runtime).  wake_fd is only polled, never read.
+ * RETURN VALUE: as cuzk_wait, and -CUZK_E_CANCELLED when wake_fd is readable
+ * and no completion was waiting. */
+int cuzk_wait_fd(cuzk_client *c, struct cuzk_completion *ret, int timeout_ms, int wake_fd, cuzk_error *err);
+
 /* The eventfd the daemon signals after writing completions, for callers with
  * their own poll loop: when it is readable, call cuzk_poll until it returns 0. */
 int cuzk_client_eventfd(const cuzk_client *c);
@@ -286,11 +306,18 @@ int cuzk_cancel(cuzk_client *c, uint64_t request_id, cuzk_error *err);
  * RETURN VALUE: 0; -CUZK_E_NOTFOUND; -CUZK_E_PERM; -CUZK_E_IO. */
 int cuzk_cancel_job(cuzk_client *c, uint64_t job_id, cuzk_error *err);
 
-enum cuzk_status_format { CUZK_STATUS_TEXT = 0, CUZK_STATUS_JSON = 1 };
+enum cuzk_status_format {
+	CUZK_STATUS_TEXT = 0,
+	CUZK_STATUS_JSON = 1,
+	CUZK_STATUS_PARAMS = 2,      /* the parameter files the daemon serves, one tab-separated line
+				      * each (docs/PROTOCOL.md, STATUS) */
+};
 
-/* Daemon status (queues, workers, devices, caches) or Prometheus metrics, as
- * text.  *ret is malloc'd, NUL-terminated, *ret_len without the NUL; free it.
- * RETURN VALUE: 0; -CUZK_E_PROTOCOL, -CUZK_E_IO, -CUZK_E_NOMEM. */
+/* Daemon status (queues, workers, devices, caches), its parameter files, or
+ * Prometheus metrics, as text.  *ret is malloc'd, NUL-terminated, *ret_len
+ * without the NUL; free it.
+ * RETURN VALUE: 0; -CUZK_E_INVAL (unknown format), -CUZK_E_PROTOCOL (also a
+ * daemon older than the format), -CUZK_E_IO, -CUZK_E_NOMEM. */
 int cuzk_daemon_status(cuzk_client *c, enum cuzk_status_format format, char **ret, size_t *ret_len,
 		cuzk_error *err);
 int cuzk_daemon_metrics(cuzk_client *c, char **ret, size_t *ret_len, cuzk_error *err);

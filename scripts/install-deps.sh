@@ -9,7 +9,8 @@ pkgs=(build-essential autoconf automake libtool pkgconf git ca-certificates
       clang libclang-rt-14-dev          # libFuzzer targets
       systemd systemd-container dbus    # the systemd tests boot a container
       debhelper dh-autoreconf dpkg-dev lintian fakeroot  # the Debian package
-      jq procps psmisc)
+      jq procps psmisc
+      rustc cargo golang-go)            # the Rust and Go bindings' tests (Debian 12: rustc 1.63, Go 1.19)
 # Node runs the independent verifiers (tests/oracle); keep a node that is
 # already installed (e.g. a newer one from elsewhere), else take Debian's.
 command -v node >/dev/null 2>&1 || pkgs+=(nodejs)

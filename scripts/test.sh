@@ -41,6 +41,13 @@ step() {          # step NAME CMD...: one entry for a whole step (exit 77 = skip
 	*) fail=$((fail + 1)); failed_steps+=("$name") ;;
 	esac
 }
+show_skips() {    # why each skipped automake test skipped (its log's SKIP line)
+	local dir=$1 t
+	grep -l -E '^:test-result: SKIP' $(find "$dir" -name '*.trs' 2>/dev/null) 2>/dev/null |
+	while read -r t; do
+		echo "  ${t%.trs}: $(grep -m1 '^SKIP' "${t%.trs}.log" || echo 'no reason given')"
+	done
+}
 show_failures() { # prints the logs of failed automake tests
 	local dir=$1
 	grep -l -E '^:test-result: (FAIL|ERROR)' $(find "$dir" -name '*.trs' 2>/dev/null) 2>/dev/null |
@@ -66,6 +73,7 @@ rm -rf "$work/main"; mkdir -p "$work/main"
   make -j"$jobs" >make.out 2>&1 || { tail -n 60 make.out; exit 1; } ) || { echo "main build failed"; echo "$pass passed, $((fail + 1)) failed"; exit 1; }
 ( cd "$work/main" && make -j"$jobs" check ) >"$work/main/check.out" 2>&1 || { show_failures "$work/main"; failed_steps+=(check); }
 grep -E '^(PASS|FAIL|SKIP|ERROR|XPASS|XFAIL):' "$work/main/check.out"
+show_skips "$work/main"
 count_suite "$work/main"
 
 if [[ $skip != *" san "* ]]; then

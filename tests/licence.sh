@@ -8,7 +8,7 @@ git rev-parse --is-inside-work-tree >/dev/null 2>&1 || { echo "SKIP: not a git c
 missing=0
 for f in $(git ls-files); do
 	case $f in
-	*.json | *.md | *.ptau | LICENSE-* | debian/changelog | debian/copyright | debian/source/* | \
+	*.json | *.md | *.ptau | *.r1cs | *.wtns | LICENSE-* | debian/changelog | debian/copyright | debian/source/* | \
 		debian/not-installed | tests/systemd/lintian-accepted | .gitignore | */.gitignore) continue ;;
 	esac
 	[ -f "$f" ] || continue

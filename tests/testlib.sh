@@ -6,8 +6,9 @@ test_failures=0
 pass() { echo "ok: $*"; }
 fail() { echo "FAIL: $*"; test_failures=$((test_failures + 1)); }
 
-# expect 0|nonzero DESCRIPTION CMD...: runs CMD and checks its exit status;
-# its stdout lands in $work/out and its stderr in $work/err (both logged).
+# expect 0|nonzero|N DESCRIPTION CMD...: runs CMD and checks its exit status
+# (N: exactly that one); its stdout lands in $work/out and its stderr in
+# $work/err (both logged).
 expect() {
 	want=$1 what=$2
 	shift 2
@@ -15,8 +16,9 @@ expect() {
 	rc=$?
 	sed 's/^/    /' "$work/out" "$work/err"
 	if [ "$want" = 0 ] && [ $rc -eq 0 ]; then pass "$what"
-	elif [ "$want" != 0 ] && [ $rc -ne 0 ]; then pass "$what (exit $rc)"
-	else fail "$what (exit $rc)"; fi
+	elif [ "$want" = nonzero ] && [ $rc -ne 0 ]; then pass "$what (exit $rc)"
+	elif [ "$want" != 0 ] && [ "$want" != nonzero ] && [ $rc -eq "$want" ]; then pass "$what (exit $rc)"
+	else fail "$what (exit $rc, expected $want)"; fi
 }
 
 # flip_byte FILE OFFSET MASK: XORs one byte in place (byte 0 of a proof with

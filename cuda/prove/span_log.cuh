@@ -18,7 +18,7 @@
 namespace cuzk {
 
 // steady_clock is CLOCK_MONOTONIC on Linux (libstdc++), the clock of
-// groth16_now_ms on the host side.
+// monotonic_ms (common/clock.h) on the host side.
 inline double host_now_ms()
 {
 	return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch())

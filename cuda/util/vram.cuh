@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 // The per-device VRAM budget.  Every device buffer of cuzk is reserved here
-// before it is allocated, so a job that cannot fit is refused (or waits)
-// up front instead of meeting cudaErrorMemoryAllocation half-way through.
+// before it is allocated, so a job that cannot fit is refused (or waits for
+// a workspace, prove/context.cu) up front instead of meeting
+// cudaErrorMemoryAllocation half-way through.
 // `budget` may be far below the card's memory: vram_budget = 16 GiB makes an
 // H200 behave like a 16 GB card.
 #ifndef CUZK_CUDA_UTIL_VRAM_CUH
 #define CUZK_CUDA_UTIL_VRAM_CUH
 
-#include <condition_variable>
 #include <cstddef>
 #include <mutex>
 
@@ -17,7 +17,6 @@ namespace cuzk {
 
 class vram_budget {
 	mutable std::mutex mu_;
-	std::condition_variable released_;
 	size_t budget_;
 	size_t reserved_ = 0;
 
@@ -41,37 +40,11 @@ public:
 		return true;
 	}
 
-	// Reserves bytes, waiting for releases while `others_hold` says that
-	// someone else's reservation may still come back; throws CUZK_E_VRAM when
-	// the request can never fit.  others_hold is called under the lock.
-	template <typename Pred> void reserve_or_wait(size_t bytes, const char *what, Pred others_hold)
-	{
-		std::unique_lock<std::mutex> g(mu_);
-		for (;;) {
-			if (bytes <= budget_ - reserved_) {
-				reserved_ += bytes;
-				return;
-			}
-			if (!others_hold())
-				gpu_fail(CUZK_GPU_E_VRAM,
-					 "%s needs %zu MiB of VRAM but the budget is %zu MiB with %zu MiB "
-					 "reserved by resident data",
-					 what, bytes >> 20, budget_ >> 20, reserved_ >> 20);
-			released_.wait(g);
-		}
-	}
-
 	void release(size_t bytes)
 	{
-		{
-			std::lock_guard<std::mutex> g(mu_);
-			reserved_ -= bytes;
-		}
-		released_.notify_all();
+		std::lock_guard<std::mutex> g(mu_);
+		reserved_ -= bytes;
 	}
-
-	// Wakes waiters whose predicate may have changed without a release.
-	void poke() { released_.notify_all(); }
 };
 
 // Device memory whose bytes were reserved in a budget; both go back together.

@@ -3,20 +3,10 @@
  * Usage: bench_bls [scale]   (scale multiplies the iteration counts) */
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "bls12_381/pairing.h"
+#include "common/clock.h"
 #include "common/rand.h"
-
-static double now_ns(void)
-{
-	struct timespec ts;
-	if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0) {
-		perror("clock_gettime");
-		exit(1);
-	}
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
 
 /* Runs stmt iters times, three rounds, and prints the best round's ns per
  * call: other load on the machine only ever makes a round slower. */
@@ -24,10 +14,10 @@ static double now_ns(void)
 	do {                                                                   \
 		double best_ = 0;                                              \
 		for (int round_ = 0; round_ < 3; round_++) {                   \
-			double t0_ = now_ns();                                 \
+			double t0_ = monotonic_ms();                           \
 			for (long i_ = 0; i_ < (iters); i_++)                  \
 				stmt;                                          \
-			double ns_ = (now_ns() - t0_) / (double)(iters);       \
+			double ns_ = (monotonic_ms() - t0_) * 1e6 / (double)(iters); \
 			if (round_ == 0 || ns_ < best_)                        \
 				best_ = ns_;                                   \
 		}                                                              \

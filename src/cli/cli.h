@@ -3,9 +3,11 @@
  * table in main.c.  Adding a subcommand is a new cmd_NAME.c defining a
  * `const struct cli_command cli_cmd_NAME` and one line in that table.
  *
- * A subcommand's run() returns 0 on success or a negative cuzk status with
- * err filled in; main prints "cuzk NAME: <err->msg>" as the one line a
- * failure shows, and exits 2 for usage errors (CUZK_E_INVAL), 1 otherwise. */
+ * A subcommand's run() returns 0 on success, CLI_E_USAGE for a command line
+ * it rejects (cli_usage), or another negative cuzk status, with err filled
+ * in; main prints "cuzk NAME: <err->msg>" as the one line a failure shows,
+ * and exits 2 for CLI_E_USAGE, 1 otherwise: whatever a file or the daemon
+ * refuses (an unknown or malformed SRS name alike) is not a usage error. */
 #ifndef CUZK_CLI_CLI_H
 #define CUZK_CLI_CLI_H
 
@@ -32,14 +34,21 @@ struct cli_command {
 	int (*run)(int argc, char **argv, cuzk_error *err);
 };
 
+/* What run() returns for a command line it rejects: main exits 2. */
+#define CLI_E_USAGE (-1000)
+
+/* Fills err with -CUZK_E_INVAL and the message, and returns CLI_E_USAGE:
+ * `return cli_usage(err, "--priority '%s': ...", s);`. */
+int cli_usage(cuzk_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* Parses argv[1..argc) against opts.  Returns 0, CLI_HELP_SHOWN after
- * printing the subcommand's help for --help/-h, or -CUZK_E_INVAL naming the
+ * printing the subcommand's help for --help/-h, or CLI_E_USAGE naming the
  * unknown option, the option lacking its argument, or a stray argument. */
 #define CLI_HELP_SHOWN 1
 int cli_parse(const struct cli_command *cmd, const struct cli_option *opts, size_t n_opts,
 	      int argc, char **argv, cuzk_error *err);
 
-/* -CUZK_E_INVAL "--NAME is required" when value is NULL. */
+/* CLI_E_USAGE "--NAME is required" when value is NULL. */
 int cli_require(const char *name, const char *value, cuzk_error *err);
 
 /* Parses a decimal unsigned integer option value in [min, max]; an absent
@@ -50,12 +59,21 @@ int cli_parse_u64(const char *name, const char *value, uint64_t min, uint64_t ma
 /* --params-check all|curve|none (NULL: curve) as enum bls_check. */
 int cli_parse_params_check(const char *s, unsigned *ret, cuzk_error *err);
 
+/* r from a library's parser of an option's value, with its -CUZK_E_INVAL
+ * (err as it filled it) a usage error: `r = cli_value(gencircuit_shape_parse(...))`. */
+static inline int cli_value(int r)
+{
+	return r == -CUZK_E_INVAL ? CLI_E_USAGE : r;
+}
+
+/* --backend: groth16_backend_find, with an unknown name a usage error. */
+struct groth16_backend;
+int cli_backend_find(const struct groth16_backend **ret, const char *name, cuzk_error *err);
+
 /* Writes len bytes to path (created or truncated, mode 0644) and checks
  * every step, close included. */
 int cli_write_file(const char *path, const void *buf, size_t len, cuzk_error *err);
 
-/* Monotonic wall clock in milliseconds, for the timings commands print. */
-double cli_now_ms(void);
 /* CPU time (user + system, all threads) this process has used, in ms: on a
  * shared machine it says what a run cost when wall time says how busy the
  * machine was. */
@@ -88,5 +106,6 @@ extern const struct cli_command cli_cmd_submit;
 extern const struct cli_command cli_cmd_status;
 extern const struct cli_command cli_cmd_metrics;
 extern const struct cli_command cli_cmd_cancel;
+extern const struct cli_command cli_cmd_params;
 
 #endif

@@ -1,9 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-/* Status and metrics: the same exchange, printed as the daemon wrote it. */
+/* What the daemon commands share: the socket they talk to, and status and
+ * metrics (the same exchange, printed as the daemon wrote it). */
 #include "cli/cli_daemon.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+
+const char *cli_daemon_socket(const char *option)
+{
+	const char *env = getenv("CUZK_SOCKET");
+	if (option)
+		return option;
+	return env && env[0] ? env : CUZK_DEFAULT_SOCKET;
+}
 
 int cli_daemon_print_text(const char *sock, enum cli_daemon_text which, cuzk_error *err)
 {

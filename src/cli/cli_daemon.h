@@ -6,6 +6,13 @@
 #include "common/error.h"
 #include "cuzk.h"
 
+/* The --socket option every daemon command takes, and the socket it names:
+ * --socket when given, else $CUZK_SOCKET when set and not empty, else the
+ * packaged socket (CUZK_DEFAULT_SOCKET). */
+#define CLI_SOCKET_OPTION(var) \
+	{ "socket", "PATH", &(var), "cuzkd's socket (default: $CUZK_SOCKET, else " CUZK_DEFAULT_SOCKET ")" }
+const char *cli_daemon_socket(const char *option);
+
 enum cli_daemon_text { CLI_TEXT_STATUS, CLI_TEXT_STATUS_JSON, CLI_TEXT_METRICS };
 
 /* Connects to sock, fetches the status or metrics text and prints it on

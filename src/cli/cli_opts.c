@@ -7,14 +7,15 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "bls12_381/encoding.h"
+#include "groth16/backend.h"
 
 static void print_help(const struct cli_command *cmd, const struct cli_option *opts, size_t n_opts)
 {
@@ -47,37 +48,49 @@ int cli_parse(const struct cli_command *cmd, const struct cli_option *opts, size
 			return CLI_HELP_SHOWN;
 		}
 		if (strncmp(a, "--", 2) != 0 || a[2] == '\0')
-			return cuzk_fail(err, CUZK_E_INVAL, "unexpected argument '%s' (see cuzk %s --help)",
+			return cli_usage(err, "unexpected argument '%s' (see cuzk %s --help)",
 					 a, cmd->name);
 		const char *name = a + 2;
 		const char *eq = strchr(name, '=');
 		size_t name_len = eq ? (size_t)(eq - name) : strlen(name);
 		const struct cli_option *o = find_option(opts, n_opts, name, name_len);
 		if (!o)
-			return cuzk_fail(err, CUZK_E_INVAL, "unknown option '--%.*s' (see cuzk %s --help)",
+			return cli_usage(err, "unknown option '--%.*s' (see cuzk %s --help)",
 					 (int)name_len, name, cmd->name);
 		if (!o->arg) {
 			if (eq)
-				return cuzk_fail(err, CUZK_E_INVAL, "option '--%s' takes no argument", o->name);
+				return cli_usage(err, "option '--%s' takes no argument", o->name);
 			*o->value = "1";
 		} else if (eq) {
 			*o->value = eq + 1;
 		} else if (i + 1 < argc) {
 			*o->value = argv[++i];
 		} else {
-			return cuzk_fail(err, CUZK_E_INVAL, "option '--%s' needs an argument %s", o->name,
+			return cli_usage(err, "option '--%s' needs an argument %s", o->name,
 					 o->arg);
 		}
 		if (o->arg && (*o->value)[0] == '\0')
-			return cuzk_fail(err, CUZK_E_INVAL, "option '--%s' has an empty argument", o->name);
+			return cli_usage(err, "option '--%s' has an empty argument", o->name);
 	}
 	return 0;
+}
+
+int cli_usage(cuzk_error *err, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	if (err) {
+		err->code = CUZK_E_INVAL;
+		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	}
+	va_end(ap);
+	return CLI_E_USAGE;
 }
 
 int cli_require(const char *name, const char *value, cuzk_error *err)
 {
 	if (!value)
-		return cuzk_fail(err, CUZK_E_INVAL, "--%s is required", name);
+		return cli_usage(err, "--%s is required", name);
 	return 0;
 }
 
@@ -90,9 +103,9 @@ int cli_parse_u64(const char *name, const char *value, uint64_t min, uint64_t ma
 	errno = 0;
 	unsigned long long v = strtoull(value, &end, 10);
 	if (value[0] < '0' || value[0] > '9' || *end != '\0' || errno == ERANGE)
-		return cuzk_fail(err, CUZK_E_INVAL, "--%s '%s' is not a decimal number", name, value);
+		return cli_usage(err, "--%s '%s' is not a decimal number", name, value);
 	if (v < min || v > max)
-		return cuzk_fail(err, CUZK_E_INVAL, "--%s %llu is out of range [%" PRIu64 ", %" PRIu64 "]",
+		return cli_usage(err, "--%s %llu is out of range [%" PRIu64 ", %" PRIu64 "]",
 				 name, v, min, max);
 	*ret = v;
 	return 0;
@@ -121,13 +134,6 @@ int cli_write_file(const char *path, const void *buf, size_t len, cuzk_error *er
 	return 0;
 }
 
-double cli_now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
 double cli_cpu_ms(void)
 {
 	struct rusage ru;
@@ -151,6 +157,14 @@ int cli_parse_params_check(const char *s, unsigned *ret, cuzk_error *err)
 	else if (strcmp(s, "none") == 0)
 		*ret = BLS_CHECK_NONE;
 	else
-		return cuzk_fail(err, CUZK_E_INVAL, "--params-check '%s': expected all, curve or none", s);
+		return cli_usage(err, "--params-check '%s': expected all, curve or none", s);
 	return 0;
+}
+
+int cli_backend_find(const struct groth16_backend **ret, const char *name, cuzk_error *err)
+{
+	int r = groth16_backend_find(ret, name, err);
+	if (r == -CUZK_E_INVAL)
+		return cli_usage(err, "--backend '%s': expected auto, cpu or gpu", name);
+	return r;
 }

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/cli.h"
 #include "groth16/params_io.h"
 #include "groth16/public_json.h"
 #include "groth16/witness_file.h"
@@ -136,16 +137,16 @@ static int vk_from_params(groth16_vk *ret, const char *path, cuzk_error *err)
 static int load_vk(groth16_vk *ret, const char *vk_path, const char *params_path, cuzk_error *err)
 {
 	if (!vk_path == !params_path)
-		return cuzk_fail(err, CUZK_E_INVAL, "give exactly one of --vk and --params");
+		return cli_usage(err, "give exactly one of --vk and --params");
 	return vk_path ? groth16_vk_read(ret, vk_path, err) : vk_from_params(ret, params_path, err);
 }
 
 int cli_statement_load(struct cli_statement *ret, const struct cli_statement_paths *paths, cuzk_error *err)
 {
 	if (!paths->proof)
-		return cuzk_fail(err, CUZK_E_INVAL, "--proof is required");
+		return cli_usage(err, "--proof is required");
 	if (!paths->witness == !paths->public_json)
-		return cuzk_fail(err, CUZK_E_INVAL, "give exactly one of --witness and --public");
+		return cli_usage(err, "give exactly one of --witness and --public");
 	struct cli_statement st = { .inputs_path = paths->witness ? paths->witness : paths->public_json };
 	int r = load_vk(&st.vk, paths->vk, paths->params, err);
 	if (r < 0)

@@ -47,7 +47,7 @@ struct cli_statement {
 };
 
 /* Loads and cross-checks everything: exactly one of vk/params and of
- * witness/public (else -CUZK_E_INVAL), the input count against the key and
+ * witness/public (else CLI_E_USAGE), the input count against the key and
  * the partitions against the proofs (-CUZK_E_MISMATCH naming the inputs
  * file).  The VK is always fully checked; from a params file only the VK
  * at its start is read.  *ret is untouched on failure. */

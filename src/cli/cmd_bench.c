@@ -18,8 +18,9 @@
 #include "cli/bench_msm_device.h"
 #include "cli/bench_report.h"
 #include "cli/cli.h"
-#include "groth16/backend.h"
+#include "common/clock.h"
 #include "common/rand.h"
+#include "groth16/backend.h"
 #include "groth16/fr_sample.h"
 #include "groth16/gencircuit.h"
 #include "groth16/ntt.h"
@@ -71,9 +72,9 @@ static int load_params(struct bench_args *a, groth16_params *p, struct load_stat
 	struct cli_progress pr;
 	cli_progress_init(&pr, "loading parameters");
 	groth16_params_load_opts o = { a->params_checks, cli_progress_update, &pr };
-	double t0 = cli_now_ms(), c0 = cli_cpu_ms();
+	double t0 = monotonic_ms(), c0 = cli_cpu_ms();
 	int r = groth16_params_read_opts(p, a->params_path, &o, err);
-	double t1 = cli_now_ms();
+	double t1 = monotonic_ms();
 	if (r < 0)
 		return r;
 	cli_progress_end(&pr, t1 - t0);
@@ -101,10 +102,10 @@ static int make_params(struct bench_args *a, groth16_params *p, const groth16_ro
 	struct cli_progress pr;
 	cli_progress_init(&pr, engine ? "dev setup (gpu)" : "dev setup (cpu)");
 	groth16_setup_opts o = { engine, cli_progress_update, &pr };
-	double t0 = cli_now_ms();
+	double t0 = monotonic_ms();
 	if ((r = groth16_dev_setup_rows(p, NULL, rows, a->seed, &o, err)) < 0)
 		return r;
-	double t1 = cli_now_ms();
+	double t1 = monotonic_ms();
 	cli_progress_end(&pr, t1 - t0);
 	bench_phase(&a->rep, engine ? "dev setup (gpu)" : "dev setup (cpu)", t1 - t0, 1);
 	trace_host(a, "dev setup", t0, t1);
@@ -116,7 +117,7 @@ static int pin_witness(struct bench_args *a, groth16_synth *s, fr_t *z, size_t n
 {
 	if (!a->be->register_host)
 		return cuzk_fail(err, CUZK_E_UNSUPPORTED, "--pin: backend %s reads the witness in place", a->be->name);
-	double t0 = cli_now_ms();
+	double t0 = monotonic_ms();
 	const size_t n = s->num_constraints * sizeof(fr_t);
 	void *const part[4] = { s->a, s->b, s->c, z };
 	const size_t len[4] = { n, n, n, nz * sizeof(fr_t) };
@@ -127,7 +128,7 @@ static int pin_witness(struct bench_args *a, groth16_synth *s, fr_t *z, size_t n
 		a->pinned[a->n_pinned++] = part[i];
 	}
 	a->registered = 1;
-	double t1 = cli_now_ms();
+	double t1 = monotonic_ms();
 	bench_phase(&a->rep, "pin witness", t1 - t0, 1);
 	trace_host(a, "pin witness", t0, t1);
 	return 0;
@@ -252,10 +253,10 @@ static int bench_prove(struct bench_args *a, cuzk_error *err)
 	gencircuit_rows(&spec, &rows);
 	size_t ni = spec.num_inputs, na = gencircuit_num_aux(&spec);
 	fr_t *z = NULL;
-	double t0 = cli_now_ms();
+	double t0 = monotonic_ms();
 	if ((r = gencircuit_assignment(&spec, &z, err)) < 0)
 		return r;
-	double t1 = cli_now_ms();
+	double t1 = monotonic_ms();
 	bench_phase(&a->rep, "generate witness values", t1 - t0, 1);
 	trace_host(a, "generate witness values", t0, t1);
 	bench_count(&a->rep, "constraints", gencircuit_num_constraints(&spec));
@@ -278,13 +279,13 @@ static int bench_prove(struct bench_args *a, cuzk_error *err)
 	if (r < 0)
 		goto out;
 	have_params = 1;
-	double t2 = cli_now_ms();
+	double t2 = monotonic_ms();
 	if ((r = groth16_synthesize_rows(&s, &rows, z, ni + na, err)) < 0)
 		goto out;
 	have_synth = 1;
 	if ((r = groth16_synth_check(&s, err)) < 0)
 		goto out;
-	double t3 = cli_now_ms();
+	double t3 = monotonic_ms();
 	bench_phase(&a->rep, "synthesize", t3 - t2, 1);
 	trace_host(a, "synthesize", t2, t3);
 	groth16_witness_view w;
@@ -297,11 +298,11 @@ static int bench_prove(struct bench_args *a, cuzk_error *err)
 	if (a->pin && (r = pin_witness(a, &s, z, ni + na, err)) < 0)
 		goto out;
 	if (a->be->load_params) {
-		double t4 = cli_now_ms();
+		double t4 = monotonic_ms();
 		if ((r = a->be->load_params(a->ctx, &p, err)) < 0)
 			goto out;
-		bench_phase(&a->rep, "srs upload (first use)", cli_now_ms() - t4, 1);
-		trace_host(a, "srs upload", t4, cli_now_ms());
+		bench_phase(&a->rep, "srs upload (first use)", monotonic_ms() - t4, 1);
+		trace_host(a, "srs upload", t4, monotonic_ms());
 	}
 
 	groth16_timings *tms = calloc(a->partitions, sizeof(*tms));
@@ -315,9 +316,9 @@ static int bench_prove(struct bench_args *a, cuzk_error *err)
 	double best_wall = 0, best_cpu = 0;
 	for (uint64_t run = 0; run < a->runs && r == 0; run++) {
 		groth16_timings sum = { 0 };
-		double ci = cli_cpu_ms(), ti = cli_now_ms();
+		double ci = cli_cpu_ms(), ti = monotonic_ms();
 		r = prove_partitions(a, &p, &w, proofs, tms, err);
-		double to = cli_now_ms(), co = cli_cpu_ms();
+		double to = monotonic_ms(), co = cli_cpu_ms();
 		for (uint64_t part = 0; part < a->partitions && r == 0; part++) {
 			add_timings(&sum, &tms[part]);
 			if (a->trace)
@@ -335,15 +336,15 @@ static int bench_prove(struct bench_args *a, cuzk_error *err)
 	if (a->runs > 1)
 		bench_count(&a->rep, "runs (best of)", a->runs);
 	report_proofs(a, &best, best_wall, best_cpu);
-	double t6 = cli_now_ms();
+	double t6 = monotonic_ms();
 	for (uint64_t part = 0; part < a->partitions; part++) {
 		if ((r = groth16_verify(&p.vk, z + 1, ni - 1, &proofs[part], err)) < 0) {
 			cuzk_error_prefix(err, "the benchmark's own proof (partition %llu)", (unsigned long long)part);
 			goto out;
 		}
 	}
-	bench_phase(&a->rep, "verify (every proof)", cli_now_ms() - t6, 1);
-	trace_host(a, "verify", t6, cli_now_ms());
+	bench_phase(&a->rep, "verify (every proof)", monotonic_ms() - t6, 1);
+	trace_host(a, "verify", t6, monotonic_ms());
 out:
 	free(proofs);
 	unpin_witness(a);
@@ -362,7 +363,7 @@ out:
 static int bench_load(struct bench_args *a, cuzk_error *err)
 {
 	if (!a->params_path)
-		return cuzk_fail(err, CUZK_E_INVAL, "--params is required");
+		return cli_usage(err, "--params is required");
 	struct load_stats best = { 0 };
 	for (uint64_t run = 0; run < a->runs; run++) {
 		groth16_params p;
@@ -371,9 +372,9 @@ static int bench_load(struct bench_args *a, cuzk_error *err)
 		if (r < 0)
 			return r;
 		if (a->be->load_params) {
-			double t0 = cli_now_ms();
+			double t0 = monotonic_ms();
 			r = a->be->load_params(a->ctx, &p, err);
-			st.upload_ms = cli_now_ms() - t0;
+			st.upload_ms = monotonic_ms() - t0;
 			trace_host(a, "srs upload", t0, t0 + st.upload_ms);
 			a->be->unload_params(a->ctx, &p);
 		}
@@ -415,7 +416,7 @@ static int bench_msm(struct bench_args *a, cuzk_error *err)
 	cuzk_rng_seed(&rng, a->seed);
 	for (size_t i = 0; i < n; i++)
 		fr_sample_rng(&k[i], &rng);
-	double t0 = cli_now_ms();
+	double t0 = monotonic_ms();
 	if (a->g2) {
 		g2_jac_t *j = tmp, g;
 		g2_from_affine(&g, &G2_GENERATOR);
@@ -431,12 +432,12 @@ static int bench_msm(struct bench_args *a, cuzk_error *err)
 			g1_add(&j[i], &j[i - 1], &g);
 		g1_batch_to_affine(bases, j, n);
 	}
-	double t1 = cli_now_ms(), c1 = cli_cpu_ms();
+	double t1 = monotonic_ms(), c1 = cli_cpu_ms();
 	bench_phase(&a->rep, "make points", t1 - t0, 1);
 	bench_count(&a->rep, "points", n);
 	r = a->g2 ? a->be->msm_g2(a->ctx, tmp, bases, k, n, err) : a->be->msm_g1(a->ctx, tmp, bases, k, n, err);
 	if (r == 0) {
-		bench_phase(&a->rep, a->g2 ? "msm g2" : "msm g1", cli_now_ms() - t1, 0);
+		bench_phase(&a->rep, a->g2 ? "msm g2" : "msm g1", monotonic_ms() - t1, 0);
 		bench_phase(&a->rep, "msm cpu (all threads)", cli_cpu_ms() - c1, 0);
 	}
 out:
@@ -461,14 +462,14 @@ static int bench_ntt(struct bench_args *a, cuzk_error *err)
 	for (size_t i = 0; i < n; i++)
 		fr_sample_rng(&v[i], &rng);
 	bench_count(&a->rep, "scalars", n);
-	double t0 = cli_now_ms();
+	double t0 = monotonic_ms();
 	int r = a->be->ntt(a->ctx, v, a->log_size, err);
-	double t1 = cli_now_ms();
+	double t1 = monotonic_ms();
 	if (r == 0)
 		r = a->be->ntt(a->ctx, v, a->log_size, err);
 	if (r == 0) {
 		bench_phase(&a->rep, "first ntt (twiddles)", t1 - t0, 1);
-		bench_phase(&a->rep, a->be->ntt_device ? "ntt with transfers" : "ntt", cli_now_ms() - t1,
+		bench_phase(&a->rep, a->be->ntt_device ? "ntt with transfers" : "ntt", monotonic_ms() - t1,
 			    a->be->ntt_device != NULL);
 	}
 	/* A device backend is timed on resident data too: that is the kernel
@@ -529,7 +530,7 @@ static int run(int argc, char **argv, cuzk_error *err)
 	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0))
 		return cli_parse(&cli_cmd_bench, opts, sizeof(opts) / sizeof(opts[0]), argc, argv, err);
 	if (which == sizeof(benches) / sizeof(benches[0]))
-		return cuzk_fail(err, CUZK_E_INVAL, "expected prove, msm, ntt or load after bench%s%s",
+		return cli_usage(err, "expected prove, msm, ntt or load after bench%s%s",
 				 argc >= 2 ? ", not " : "", argc >= 2 ? argv[1] : "");
 	int r = cli_parse(&cli_cmd_bench, opts, sizeof(opts) / sizeof(opts[0]), argc - 1, argv + 1, err);
 	if (r != 0)
@@ -547,9 +548,9 @@ static int run(int argc, char **argv, cuzk_error *err)
 	    (r = cli_parse_u64("partitions", partitions_s, 1, 1000, &a.partitions, err)) < 0 ||
 	    (r = cli_parse_u64("parallel", parallel_s, 1, 16, &a.parallel, err)) < 0 ||
 	    (r = cli_parse_u64("seed", seed_s, 0, UINT64_MAX, &a.seed, err)) < 0 ||
-	    (r = gencircuit_shape_parse(&a.shape, shape_s, err)) < 0 ||
+	    (r = cli_value(gencircuit_shape_parse(&a.shape, shape_s, err))) < 0 ||
 	    (r = cli_parse_params_check(check_s, &a.params_checks, err)) < 0 ||
-	    (r = groth16_backend_find(&a.be, backend_s, err)) < 0)
+	    (r = cli_backend_find(&a.be, backend_s, err)) < 0)
 		return r;
 	a.log_size = (unsigned)log_k;
 	a.rep.bench = benches[which].name;

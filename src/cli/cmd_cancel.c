@@ -4,24 +4,25 @@
 #include <stdio.h>
 
 #include "cli/cli.h"
+#include "cli/cli_daemon.h"
 #include "cuzk.h"
 
 static int run(int argc, char **argv, cuzk_error *err)
 {
 	const char *sock = NULL, *id_s = NULL;
 	const struct cli_option opts[] = {
-		{ "socket", "PATH", &sock, "cuzkd's socket (e.g. /run/cuzk/cuzkd.sock)" },
+		CLI_SOCKET_OPTION(sock),
 		{ "request", "ID", &id_s, "the job id (cuzk submit prints it, and the journal has it as CUZK_JOB)" },
 	};
 	int r = cli_parse(&cli_cmd_cancel, opts, sizeof(opts) / sizeof(opts[0]), argc, argv, err);
 	if (r != 0)
 		return r;
 	uint64_t id = 0;
-	if ((r = cli_require("socket", sock, err)) < 0 || (r = cli_require("request", id_s, err)) < 0 ||
+	if ((r = cli_require("request", id_s, err)) < 0 ||
 	    (r = cli_parse_u64("request", id_s, 1, UINT64_MAX, &id, err)) < 0)
 		return r;
 	cuzk_client *c;
-	if ((r = cuzk_connect(&c, sock, NULL, err)) < 0)
+	if ((r = cuzk_connect(&c, cli_daemon_socket(sock), NULL, err)) < 0)
 		return r;
 	r = cuzk_cancel_job(c, id, err);
 	cuzk_disconnect(c);
@@ -33,6 +34,6 @@ static int run(int argc, char **argv, cuzk_error *err)
 const struct cli_command cli_cmd_cancel = {
 	.name = "cancel",
 	.summary = "cancel a cuzkd job",
-	.usage = "--socket PATH --request ID",
+	.usage = "[--socket PATH] --request ID",
 	.run = run,
 };

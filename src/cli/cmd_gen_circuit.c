@@ -33,7 +33,7 @@ static int run(int argc, char **argv, cuzk_error *err)
 	uint64_t log_k = 0, inputs = 0, seed = 1;
 	enum gencircuit_shape shape;
 	if ((r = cli_parse_u64("log-constraints", log_s, 1, GENCIRCUIT_MAX_LOG, &log_k, err)) < 0 ||
-	    (r = gencircuit_shape_parse(&shape, shape_s, err)) < 0 ||
+	    (r = cli_value(gencircuit_shape_parse(&shape, shape_s, err))) < 0 ||
 	    (r = cli_parse_u64("inputs", inputs_s, 0, UINT32_MAX, &inputs, err)) < 0 ||
 	    (r = cli_parse_u64("seed", seed_s, 0, UINT64_MAX, &seed, err)) < 0)
 		return r;

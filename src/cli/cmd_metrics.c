@@ -7,19 +7,17 @@ static int run(int argc, char **argv, cuzk_error *err)
 {
 	const char *sock = NULL;
 	const struct cli_option opts[] = {
-		{ "socket", "PATH", &sock, "cuzkd's socket (e.g. /run/cuzk/cuzkd.sock)" },
+		CLI_SOCKET_OPTION(sock),
 	};
 	int r = cli_parse(&cli_cmd_metrics, opts, sizeof(opts) / sizeof(opts[0]), argc, argv, err);
 	if (r != 0)
 		return r;
-	if ((r = cli_require("socket", sock, err)) < 0)
-		return r;
-	return cli_daemon_print_text(sock, CLI_TEXT_METRICS, err);
+	return cli_daemon_print_text(cli_daemon_socket(sock), CLI_TEXT_METRICS, err);
 }
 
 const struct cli_command cli_cmd_metrics = {
 	.name = "metrics",
 	.summary = "print cuzkd's metrics (Prometheus text format)",
-	.usage = "--socket PATH",
+	.usage = "[--socket PATH]",
 	.run = run,
 };

@@ -51,7 +51,8 @@ static int run(int argc, char **argv, cuzk_error *err)
 		{ "params", "P.params", &params_path, "bellperson parameters file" },
 		{ "witness", "W.witness", &witness_path, "cuzk witness file (one or more partitions)" },
 		{ "out", "OUT.proof", &out_path, "where to write the proofs (192 bytes per partition)" },
-		{ "backend", "cpu|gpu", &backend_s, "which prover (default cpu)" },
+		{ "backend", "auto|cpu|gpu", &backend_s,
+		  "which prover (default auto: the GPU when a CUDA device is usable, else the CPU)" },
 		{ "seed", "N", &seed_s, "fix r and s (tests only: such proofs are not zero-knowledge)" },
 		{ "params-check", "all|curve|none", &check_s,
 		  "checks on query points (default curve: no subgroup checks; the VK is always fully checked)" },
@@ -67,7 +68,7 @@ static int run(int argc, char **argv, cuzk_error *err)
 	unsigned checks = BLS_CHECK_CURVE;
 	const struct groth16_backend *be;
 	if ((r = cli_parse_u64("seed", seed_s, 0, UINT64_MAX, &seed, err)) < 0 ||
-	    (r = cli_parse_params_check(check_s, &checks, err)) < 0 || (r = groth16_backend_find(&be, backend_s, err)) < 0)
+	    (r = cli_parse_params_check(check_s, &checks, err)) < 0 || (r = cli_backend_find(&be, backend_s ? backend_s : "auto", err)) < 0)
 		return r;
 
 	/* The backend first: a missing GPU should not cost a params load. */
@@ -113,6 +114,6 @@ out:
 const struct cli_command cli_cmd_prove = {
 	.name = "prove",
 	.summary = "prove every partition of a witness file",
-	.usage = "--params P.params --witness W.witness --out OUT.proof [--backend cpu|gpu] [--seed N]",
+	.usage = "--params P.params --witness W.witness --out OUT.proof [--backend auto|cpu|gpu] [--seed N]",
 	.run = run,
 };

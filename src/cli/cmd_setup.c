@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "cli/cli.h"
+#include "common/clock.h"
 #include "common/rand.h"
 #include "groth16/backend.h"
 #include "groth16/gencircuit.h"
@@ -26,7 +27,7 @@ static int write_params(const struct setup_args *a, cuzk_error *err)
 	groth16_device *dev = NULL;
 	const groth16_setup_engine *engine = NULL;
 	int r;
-	if ((r = groth16_backend_find(&be, a->backend_s, err)) < 0)
+	if ((r = cli_backend_find(&be, a->backend_s, err)) < 0)
 		return r;
 	if ((r = be->open(&dev, 0, 0, err)) < 0)
 		return cuzk_error_prefix(err, "--backend %s", be->name);
@@ -36,11 +37,11 @@ static int write_params(const struct setup_args *a, cuzk_error *err)
 	cli_progress_init(&pr, engine ? "setup (gpu)" : "setup (cpu)");
 	groth16_setup_opts o = { engine, cli_progress_update, &pr };
 	groth16_vk vk = { 0 };
-	double t0 = cli_now_ms();
+	double t0 = monotonic_ms();
 	if (r == 0)
 		r = groth16_dev_setup_rows_write(a->params_path, a->rows, a->seed, &o, a->vk_path ? &vk : NULL, err);
 	if (r == 0)
-		cli_progress_end(&pr, cli_now_ms() - t0);
+		cli_progress_end(&pr, monotonic_ms() - t0);
 	be->close(dev);
 	if (r == 0 && a->vk_path)
 		r = groth16_vk_write(&vk, a->vk_path, err);
@@ -68,7 +69,7 @@ static int run(int argc, char **argv, cuzk_error *err)
 	if ((r = cli_require("params", a.params_path, err)) < 0)
 		return r;
 	if (!a.r1cs_path == !log_s)
-		return cuzk_fail(err, CUZK_E_INVAL, "give either --r1cs or --log-constraints (a synthetic circuit)");
+		return cli_usage(err, "give either --r1cs or --log-constraints (a synthetic circuit)");
 	if (seed_s)
 		r = cli_parse_u64("seed", seed_s, 0, UINT64_MAX, &a.seed, err);
 	else
@@ -80,7 +81,7 @@ static int run(int argc, char **argv, cuzk_error *err)
 		uint64_t log_k = 0, inputs = 0;
 		gencircuit_spec spec = { .seed = a.seed };
 		if ((r = cli_parse_u64("log-constraints", log_s, 1, GENCIRCUIT_MAX_LOG, &log_k, err)) < 0 ||
-		    (r = gencircuit_shape_parse(&spec.shape, shape_s, err)) < 0 ||
+		    (r = cli_value(gencircuit_shape_parse(&spec.shape, shape_s, err))) < 0 ||
 		    (r = cli_parse_u64("inputs", inputs_s, 0, UINT32_MAX, &inputs, err)) < 0)
 			return r;
 		spec.log_constraints = (unsigned)log_k;

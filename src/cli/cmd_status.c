@@ -7,20 +7,18 @@ static int run(int argc, char **argv, cuzk_error *err)
 {
 	const char *sock = NULL, *json = NULL;
 	const struct cli_option opts[] = {
-		{ "socket", "PATH", &sock, "cuzkd's socket (e.g. /run/cuzk/cuzkd.sock)" },
+		CLI_SOCKET_OPTION(sock),
 		{ "json", NULL, &json, "print JSON instead of text" },
 	};
 	int r = cli_parse(&cli_cmd_status, opts, sizeof(opts) / sizeof(opts[0]), argc, argv, err);
 	if (r != 0)
 		return r;
-	if ((r = cli_require("socket", sock, err)) < 0)
-		return r;
-	return cli_daemon_print_text(sock, json ? CLI_TEXT_STATUS_JSON : CLI_TEXT_STATUS, err);
+	return cli_daemon_print_text(cli_daemon_socket(sock), json ? CLI_TEXT_STATUS_JSON : CLI_TEXT_STATUS, err);
 }
 
 const struct cli_command cli_cmd_status = {
 	.name = "status",
 	.summary = "show cuzkd's queues, workers, devices and caches",
-	.usage = "--socket PATH [--json]",
+	.usage = "[--socket PATH] [--json]",
 	.run = run,
 };

@@ -19,6 +19,7 @@ static const struct cli_command *const commands[] = {
 	&cli_cmd_status,
 	&cli_cmd_metrics,
 	&cli_cmd_cancel,
+	&cli_cmd_params,
 };
 
 static void print_usage(FILE *f)
@@ -52,7 +53,7 @@ int main(int argc, char **argv)
 			return 0;
 		fprintf(stderr, "cuzk %s: %s\n", commands[i]->name,
 			err.msg[0] ? err.msg : cuzk_status_name(r));
-		return r == -CUZK_E_INVAL ? 2 : 1;
+		return r == CLI_E_USAGE ? 2 : 1;
 	}
 	fprintf(stderr, "cuzk: unknown command '%s' (see cuzk --help)\n", argv[1]);
 	return 2;

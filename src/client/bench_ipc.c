@@ -17,14 +17,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-static double now_ms(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
-}
+#include "common/clock.h"
 
 static const char *const page_names[] = { "hugetlb", "thp", "4k" };
 
@@ -40,9 +34,9 @@ static double write_all(cuzk_buffer *b, int v)
 	struct cuzk_partition p;
 	cuzk_buffer_partition(b, 0, &p);
 	uint8_t *from = p.a, *end = (uint8_t *)cuzk_buffer_data(b) + cuzk_buffer_size(b);
-	double t = now_ms();
+	double t = monotonic_ms();
 	memset(from, v, (size_t)(end - from));
-	return now_ms() - t;
+	return monotonic_ms() - t;
 }
 
 static int alloc(cuzk_client *c, cuzk_buffer **b, unsigned logk, cuzk_error *err)
@@ -50,10 +44,10 @@ static int alloc(cuzk_client *c, cuzk_buffer **b, unsigned logk, cuzk_error *err
 	const struct cuzk_dims dims = { .num_constraints = 1ull << logk, .num_inputs = 2,
 					.num_aux = (1ull << logk) / 2, .num_partitions = 1,
 					.flags = CUZK_WITNESS_FLAG_MONTGOMERY };
-	double t = now_ms();
+	double t = monotonic_ms();
 	int r = cuzk_buffer_alloc(c, b, &dims, err);
 	if (r == 0) {
-		double ms = now_ms() - t, gib = (double)cuzk_buffer_size(*b) / (1 << 30);
+		double ms = monotonic_ms() - t, gib = (double)cuzk_buffer_size(*b) / (1 << 30);
 		printf("buffer: %.3f GiB, %s pages, allocated with every page backed (the page faults) in %.2f ms "
 		       "= %.1f ms/GiB\n", gib, page_names[cuzk_buffer_pages(*b)], ms, ms / gib);
 	}
@@ -92,13 +86,13 @@ static int bench_submit(const char *sock, const char *srs, unsigned logk, int re
 	const struct cuzk_request req = { .srs = srs, .priority = CUZK_PRIORITY_CRITICAL };
 	for (int i = 0; i < repeat; i++) {
 		uint64_t id;
-		double t0 = now_ms();
+		double t0 = monotonic_ms();
 		if (cuzk_submit(c, b, &req, &id, NULL, &err) < 0)
 			return fail("submit", &err);
-		double t1 = now_ms();
+		double t1 = monotonic_ms();
 		if (cuzk_wait(c, done, -1, &err) != 1)
 			return fail("wait", &err);
-		double t2 = now_ms();
+		double t2 = monotonic_ms();
 		const uint64_t *ph = done->phase_ns;
 		printf("submit %d: accepted after %.3f ms, completion after %.3f ms (status %s); daemon: check %.3f "
 		       "register %.3f queue %.3f total %.3f ms; IPC overhead %.3f ms\n",

@@ -106,14 +106,13 @@ int cuzk_buffer_alloc_env(cuzk_client *c, cuzk_buffer **ret, const struct cuzk_d
 	 * back one step, and say why. */
 	if (r < 0 && kind == CUZK_PAGES_HUGETLB) {
 		kind = cuzk_pages_thp_usable(env->thp_shmem) ? CUZK_PAGES_THP : CUZK_PAGES_SMALL;
-		snprintf(reason, sizeof(reason), "hugetlb allocation failed (%s); using %s", tried.msg,
-			 kind == CUZK_PAGES_THP ? "shmem transparent huge pages" : "4 KiB pages");
+		snprintf(reason, sizeof(reason), "%s (hugetlb allocation failed: %s)",
+			 kind == CUZK_PAGES_THP ? "shmem transparent huge pages" : "4 KiB pages", tried.msg);
 		r = map_memfd(name, b->desc.file_size, kind, huge, &b->fd, &b->map, &b->size, &tried);
 	}
 	if (r < 0 && kind == CUZK_PAGES_THP) {
 		kind = CUZK_PAGES_SMALL;
-		snprintf(reason, sizeof(reason), "transparent huge pages unavailable (%s); using 4 KiB pages",
-			 tried.msg);
+		snprintf(reason, sizeof(reason), "4 KiB pages (transparent huge pages unavailable: %s)", tried.msg);
 		r = map_memfd(name, b->desc.file_size, kind, huge, &b->fd, &b->map, &b->size, &tried);
 	}
 	if (r < 0) {
@@ -122,9 +121,12 @@ int cuzk_buffer_alloc_env(cuzk_client *c, cuzk_buffer **ret, const struct cuzk_d
 		goto fail;
 	}
 	b->pages = kind;
-	if (reason[0] && c && !c->pages_reason_logged) {
-		c->pages_reason_logged = 1;
-		cuzk_client_log(c, kind == CUZK_PAGES_SMALL ? 4 : 6, "witness buffers: %s", reason);
+	/* A warning only where 4 KiB pages cost something; a client then hears
+	 * it once, even after the info line a small buffer gave. */
+	int level = kind == CUZK_PAGES_SMALL && b->size >= CUZK_PAGES_WARN_BYTES ? 4 : 6;
+	if (reason[0] && c && (!c->pages_reason_level || level < c->pages_reason_level)) {
+		c->pages_reason_level = level;
+		cuzk_client_log(c, level, "witness buffers get %s", reason);
 	}
 	cuzk_witness_write_header(b->map, &b->desc);
 	*ret = b;

@@ -3,6 +3,7 @@
  * and completions from the shared ring.  One mutex per client serialises the
  * exchanges, so replies always match the request just sent. */
 #include "client/client_internal.h"
+#include "common/clock.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -14,7 +15,6 @@
 #include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/un.h>
-#include <time.h>
 #include <unistd.h>
 
 void cuzk_client_log(cuzk_client *c, int level, const char *fmt, ...)
@@ -26,7 +26,7 @@ void cuzk_client_log(cuzk_client *c, int level, const char *fmt, ...)
 	va_end(ap);
 	if (c->log)
 		c->log(c->log_opaque, level, line);
-	else
+	else if (level <= 4)   /* without a callback, warnings and errors only */
 		fprintf(stderr, "libcuzk: %s\n", line);
 }
 
@@ -139,6 +139,20 @@ close_fds:
 	return r;
 }
 
+/* No socket, or a socket file nobody listens on (cuzkd stopped without
+ * removing it): the usual first-run mistake, so say how to start cuzkd. */
+static int connect_failed(int e, const char *path, cuzk_error *err)
+{
+	if (e != ENOENT && e != ECONNREFUSED)
+		return cuzk_fail_errno(err, e, "connect(%s)", path);
+	int code = e == ENOENT ? CUZK_E_NOTFOUND : CUZK_E_IO;
+	if (strcmp(path, CUZK_DEFAULT_SOCKET) == 0)
+		return cuzk_fail(err, code, "cuzkd is not listening on %s (connect: %s); start it with "
+				 "'systemctl start cuzkd.socket', or run 'cuzkd --socket %s'", path, strerror(e), path);
+	return cuzk_fail(err, code, "cuzkd is not listening on %s (connect: %s); start one there with "
+			 "'cuzkd --socket %s'", path, strerror(e), path);
+}
+
 int cuzk_connect(cuzk_client **ret, const char *socket_path, const struct cuzk_connect_opts *opts,
 		 cuzk_error *err)
 {
@@ -176,7 +190,7 @@ int cuzk_connect(cuzk_client **ret, const char *socket_path, const struct cuzk_c
 		goto fail;
 	}
 	if (connect(c->sock, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
-		r = cuzk_fail_errno(err, errno, "connect(%s)", socket_path);
+		r = connect_failed(errno, socket_path, err);
 		goto fail;
 	}
 	if ((r = say_hello(c, opts, err)) < 0) {
@@ -325,33 +339,28 @@ static int connection_lost(cuzk_client *c, cuzk_error *err)
 	return r;
 }
 
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-int cuzk_wait(cuzk_client *c, struct cuzk_completion *ret, int timeout_ms, cuzk_error *err)
+int cuzk_wait_fd(cuzk_client *c, struct cuzk_completion *ret, int timeout_ms, int wake_fd, cuzk_error *err)
 {
 	/* Another thread may take the completion that woke us: the timeout
 	 * counts from the call, not from each wake-up. */
-	int64_t deadline = timeout_ms >= 0 ? now_ms() + timeout_ms : -1;
+	int64_t deadline = timeout_ms >= 0 ? (int64_t)monotonic_ms() + timeout_ms : -1;
 	for (;;) {
 		int r = cuzk_poll(c, ret, err);
 		if (r != 0)
 			return r;
 		if (deadline >= 0) {
-			int64_t left = deadline - now_ms();
+			int64_t left = deadline - (int64_t)monotonic_ms();
 			timeout_ms = left > 0 ? (int)left : 0;
 		}
 		/* The socket is watched for hang-up only: its replies belong to
-		 * whichever thread holds the mutex. */
-		struct pollfd pfd[2] = {
+		 * whichever thread holds the mutex.  A negative wake_fd is
+		 * ignored by poll. */
+		struct pollfd pfd[3] = {
 			{ .fd = c->efd, .events = POLLIN },
 			{ .fd = c->sock, .events = 0 },
+			{ .fd = wake_fd, .events = POLLIN },
 		};
-		int n = poll(pfd, 2, timeout_ms);
+		int n = poll(pfd, 3, timeout_ms);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
@@ -366,7 +375,16 @@ int cuzk_wait(cuzk_client *c, struct cuzk_completion *ret, int timeout_ms, cuzk_
 				return r;
 			return connection_lost(c, err);
 		}
+		if (pfd[2].revents & POLLNVAL)
+			return cuzk_fail(err, CUZK_E_INVAL, "wake fd %d is not open", wake_fd);
+		if (pfd[2].revents & (POLLIN | POLLHUP | POLLERR))
+			return cuzk_fail(err, CUZK_E_CANCELLED, "wait interrupted through fd %d", wake_fd);
 	}
+}
+
+int cuzk_wait(cuzk_client *c, struct cuzk_completion *ret, int timeout_ms, cuzk_error *err)
+{
+	return cuzk_wait_fd(c, ret, timeout_ms, -1, err);
 }
 
 static int cancel(cuzk_client *c, uint64_t id, enum cuzk_cancel_scope scope, cuzk_error *err)
@@ -396,52 +414,30 @@ int cuzk_cancel_job(cuzk_client *c, uint64_t job_id, cuzk_error *err)
 /* Collects TEXT chunks answering tag into one malloc'd string. */
 static int recv_text(cuzk_client *c, uint64_t tag, char **ret, size_t *ret_len, cuzk_error *err)
 {
-	char *text = NULL;
-	size_t total = 0;
+	struct cuzk_text t;
 	int r;
 
-	for (uint32_t seq = 0;; seq++) {
+	cuzk_text_init(&t, tag);
+	do {
 		size_t len;
 		struct cuzk_msg_hdr hdr;
-		struct cuzk_msg_text t;
-		const void *data;
 		if ((r = recv_plain(c, &len, err)) < 0 || (r = cuzk_msg_parse_hdr(&hdr, c->rx, len, err)) < 0)
-			goto fail;
+			break;
 		if (hdr.type == CUZK_MSG_REPLY) {
 			r = check_reply(c, tag, len, NULL, err);
 			if (r == 0)
 				r = cuzk_fail(err, CUZK_E_PROTOCOL, "daemon answered a text request with an empty reply");
-			goto fail;
-		}
-		if ((r = cuzk_msg_parse_text(&t, &data, c->rx, len, err)) < 0)
-			goto fail;
-		if (t.hdr.request_id != tag || t.seq != seq) {
-			r = cuzk_fail(err, CUZK_E_PROTOCOL, "text chunk %u of request %llu, expected chunk %u of %llu",
-				      t.seq, (unsigned long long)t.hdr.request_id, seq, (unsigned long long)tag);
-			goto fail;
-		}
-		if (total + t.data_len > CUZK_TEXT_MAX) {
-			r = cuzk_fail(err, CUZK_E_PROTOCOL, "text answer longer than %u bytes", CUZK_TEXT_MAX);
-			goto fail;
-		}
-		char *grown = realloc(text, total + t.data_len + 1);
-		if (!grown) {
-			r = cuzk_fail(err, CUZK_E_NOMEM, "text answer: out of memory");
-			goto fail;
-		}
-		text = grown;
-		memcpy(text + total, data, t.data_len);
-		total += t.data_len;
-		text[total] = '\0';
-		if (t.flags & CUZK_TEXT_LAST)
 			break;
+		}
+		r = cuzk_text_add(&t, c->rx, len, err);
+	} while (r == 0);
+	if (r < 0) {
+		cuzk_text_free(&t);
+		return r;
 	}
-	*ret = text;
-	*ret_len = total;
+	*ret = t.text;
+	*ret_len = t.len;
 	return 0;
-fail:
-	free(text);
-	return r;
 }
 
 static int text_request(cuzk_client *c, void *msg, size_t len, char **ret, size_t *ret_len,
@@ -463,7 +459,7 @@ int cuzk_daemon_status(cuzk_client *c, enum cuzk_status_format format, char **re
 		       cuzk_error *err)
 {
 	struct cuzk_msg_status m;
-	if (format != CUZK_STATUS_TEXT && format != CUZK_STATUS_JSON)
+	if (format != CUZK_STATUS_TEXT && format != CUZK_STATUS_JSON && format != CUZK_STATUS_PARAMS)
 		return cuzk_fail(err, CUZK_E_INVAL, "unknown status format %d", (int)format);
 	memset(&m, 0, sizeof(m));
 	cuzk_msg_init(&m.hdr, CUZK_MSG_STATUS, sizeof(m), 0);

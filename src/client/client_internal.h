@@ -22,7 +22,7 @@ struct cuzk_client {
 	uint64_t next_id;            /* request ids: 1, 2, ...; 0 means "none" on the wire */
 	cuzk_log_fn log;
 	void *log_opaque;
-	int pages_reason_logged;     /* the huge-page fallback is logged once per client */
+	int pages_reason_level;      /* the most severe huge-page fallback logged (0: none): each level once per client */
 	uint8_t *rx;                 /* CUZK_MSG_MAX bytes */
 };
 

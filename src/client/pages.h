@@ -20,8 +20,14 @@ struct cuzk_page_env {
  * (root "" for this host).  Missing files leave the fields zero/empty: never fails. */
 void cuzk_pages_probe(struct cuzk_page_env *ret, const char *root);
 
+/* From this witness size on, 4 KiB pages cost enough to warn about: about
+ * 0.1 s more to fill, and slower pinning (DESIGN.md: 4.8 s against 1.3 s for
+ * 8 GiB).  Below it the fallback is only an info line. */
+#define CUZK_PAGES_WARN_BYTES (UINT64_C(256) << 20)
+
 /* The best page kind for a buffer of size bytes, and when it is not hugetlb
- * the reason in reason[len] (else reason[0] = 0). */
+ * the one-line reason in reason[len], which starts with what the buffer gets
+ * (else reason[0] = 0). */
 enum cuzk_page_kind cuzk_pages_choose(const struct cuzk_page_env *env, uint64_t size, char *reason,
 				      size_t len);
 

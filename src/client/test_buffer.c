@@ -145,14 +145,16 @@ static void test_page_choice(void)
 	struct cuzk_page_env env = { .hugetlb_free = 512, .hugetlb_size = 2 << 20, .thp_shmem = "advise" };
 	CHECK(cuzk_pages_choose(&env, 1 << 30, reason, sizeof(reason)) == CUZK_PAGES_HUGETLB && reason[0] == 0);
 	CHECK(cuzk_pages_choose(&env, (1ull << 30) + 1, reason, sizeof(reason)) == CUZK_PAGES_THP);
-	CHECK(strstr(reason, "need 513") && strstr(reason, "advise"));
+	CHECK(strstr(reason, "513 needed") && strstr(reason, "advise"));
 	strcpy(env.thp_shmem, "never");
 	CHECK(cuzk_pages_choose(&env, (1ull << 30) + 1, reason, sizeof(reason)) == CUZK_PAGES_SMALL);
 	CHECK(strstr(reason, "4 KiB") && strstr(reason, "never"));
+	/* One line, naming the installed docs rather than a source tree's. */
+	CHECK(!strchr(reason, '\n') && strstr(reason, "see /") && strstr(reason, "/doc/cuzk/OPERATIONS.md"));
 	env.hugetlb_size = 0;
 	env.thp_shmem[0] = 0;
 	CHECK(cuzk_pages_choose(&env, 1, reason, sizeof(reason)) == CUZK_PAGES_SMALL);
-	CHECK(strstr(reason, "no hugetlb pool") && strstr(reason, "absent"));
+	CHECK(strstr(reason, "hugetlb: no pool") && strstr(reason, "absent"));
 	CHECK(cuzk_pages_thp_usable("always") && cuzk_pages_thp_usable("within_size") &&
 	      cuzk_pages_thp_usable("force") && !cuzk_pages_thp_usable("deny") && !cuzk_pages_thp_usable(""));
 
@@ -186,13 +188,24 @@ static void test_fallback_logged_once(void)
 	struct log_count lc;
 	cuzk_buffer *b1, *b2;
 
-	/* No huge pages at all: 4 KiB pages, the reason logged once per client. */
+	/* No huge pages at all: 4 KiB pages, the reason logged once per client,
+	 * as info for a small buffer (they cost nothing there) ... */
 	fake_client(&c, &lc);
 	REQUIRE(cuzk_buffer_alloc_env(&c, &b1, &dims, &no_huge, &err) == 0);
 	REQUIRE(cuzk_buffer_alloc_env(&c, &b2, &dims, &no_huge, &err) == 0);
 	CHECK(cuzk_buffer_pages(b1) == CUZK_PAGES_SMALL && cuzk_buffer_pages(b2) == CUZK_PAGES_SMALL);
 	CHECK_MSG(lc.lines == 1, "%d lines", lc.lines);
-	CHECK(lc.level == 4 && strstr(lc.last, "4 KiB pages"));
+	CHECK(lc.level == 6 && strstr(lc.last, "4 KiB pages"));
+	cuzk_buffer_free(b1);
+	cuzk_buffer_free(b2);
+	/* ... and as a warning, once, from CUZK_PAGES_WARN_BYTES on (the memfd
+	 * stays sparse: only its header page is written). */
+	const struct cuzk_dims big = { .num_constraints = 1 << 22, .num_inputs = 2, .num_aux = 1 << 20,
+				       .num_partitions = 1 };
+	REQUIRE(cuzk_buffer_alloc_env(&c, &b1, &big, &no_huge, &err) == 0);
+	REQUIRE(cuzk_buffer_size(b1) >= CUZK_PAGES_WARN_BYTES);
+	REQUIRE(cuzk_buffer_alloc_env(&c, &b2, &big, &no_huge, &err) == 0);
+	CHECK_MSG(lc.lines == 2 && lc.level == 4, "%d lines, level %d", lc.lines, lc.level);
 	cuzk_buffer_free(b1);
 	cuzk_buffer_free(b2);
 	pthread_mutex_destroy(&c.lock);

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "daemon/daemon.h"
 
 /* phases may be NULL (abandoned: workers may still be writing the job's). */
@@ -49,10 +50,10 @@ void cuzkd_session_complete(struct cuzkd *d, struct cuzkd_job *job)
 	s->n_jobs--;
 	s->pinned_bytes -= w->buf->size;
 	s->acct->inflight--;
-	s->active_ns = cuzkd_now_ns();   /* idle_timeout counts from the last completion too */
+	s->active_ns = monotonic_ns();   /* idle_timeout counts from the last completion too */
 	s->acct->pinned_bytes -= w->buf->size;
 	d->inflight_total--;
-	job->phase_ns[CUZKD_PH_TOTAL] = cuzkd_now_ns() - job->t_received_ns;
+	job->phase_ns[CUZKD_PH_TOTAL] = monotonic_ns() - job->t_received_ns;
 	cuzkd_engine_count(&d->engine, job);
 	f.job = (int64_t)job->id;
 	f.phase = "total";

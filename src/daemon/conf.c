@@ -16,8 +16,8 @@
 void cuzkd_config_defaults(struct cuzkd_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
-	snprintf(cfg->socket, sizeof(cfg->socket), "%s", "/run/cuzk/cuzkd.sock");
-	snprintf(cfg->srs_dir, sizeof(cfg->srs_dir), "%s", "/var/lib/cuzk/params");
+	snprintf(cfg->socket, sizeof(cfg->socket), "%s", CUZK_DEFAULT_SOCKET);
+	snprintf(cfg->srs_dir, sizeof(cfg->srs_dir), "%s", CUZKD_DEFAULT_SRS_DIRS);
 	cfg->backend = CUZKD_BACKEND_AUTO;
 	cfg->drain_timeout_ms = 60000;
 	cfg->watchdog = 1;
@@ -144,6 +144,28 @@ int cuzkd_parse_backend(const char *s, enum cuzkd_backend *ret)
 	return 0;
 }
 
+int cuzkd_parse_dirs(const char *s, int relative_ok, char *ret, size_t len)
+{
+	char buf[CUZKD_PATH_MAX], out[CUZKD_PATH_MAX] = "";
+	char *save = NULL;
+	size_t n = strlen(s), at = 0;
+	unsigned count = 0;
+
+	if (n >= sizeof(buf))
+		return -1;
+	memcpy(buf, s, n + 1);
+	for (char *w = strtok_r(buf, " \t,", &save); w; w = strtok_r(NULL, " \t,", &save)) {
+		size_t wl = strlen(w);
+		if ((w[0] != '/' && !relative_ok) || ++count > CUZKD_MAX_SRS_DIRS || at + wl + 2 > sizeof(out))
+			return -1;
+		at += (size_t)snprintf(out + at, sizeof(out) - at, "%s%s", at ? " " : "", w);
+	}
+	if (count == 0 || at >= len)
+		return -1;
+	memcpy(ret, out, at + 1);
+	return 0;
+}
+
 const char *cuzkd_backend_name(enum cuzkd_backend b)
 {
 	switch (b) {
@@ -264,11 +286,15 @@ static int add_preload(struct cuzkd_config *cfg, const char *word)
 
 struct parse_state {
 	struct cuzkd_config *cfg;
+	FILE *f;
+	int line;                    /* of the text inih is looking at */
+	int mid_line;                /* the last read stopped before a newline */
+	int msg_line;                /* where msg was found */
 	char msg[CUZK_ERRMSG_MAX];   /* first error, without the file:line prefix */
 };
 
-enum key_kind { K_PATH, K_BACKEND, K_DURATION, K_BOOL, K_COUNT, K_SIZE, K_DEVICES, K_PRELOAD, K_LEVEL, K_USERS,
-		K_GROUPS };
+enum key_kind { K_PATH, K_DIRS, K_BACKEND, K_DURATION, K_BOOL, K_COUNT, K_SIZE, K_DEVICES, K_PRELOAD, K_LEVEL,
+		K_USERS, K_GROUPS };
 
 struct key_def {
 	const char *section, *name;
@@ -280,7 +306,7 @@ struct key_def {
 #define OFF(f) offsetof(struct cuzkd_config, f)
 static const struct key_def keys[] = {
 	{ "daemon", "socket", K_PATH, OFF(socket), "an absolute path" },
-	{ "daemon", "srs_dir", K_PATH, OFF(srs_dir), "an absolute path" },
+	{ "daemon", "srs_dir", K_DIRS, OFF(srs_dir), "1 to 8 absolute paths" },
 	{ "daemon", "backend", K_BACKEND, OFF(backend), "cpu, gpu or auto" },
 	{ "daemon", "drain_timeout", K_DURATION, OFF(drain_timeout_ms), "a duration like 60s, 500ms or 5m" },
 	{ "daemon", "watchdog", K_BOOL, OFF(watchdog), "yes or no" },
@@ -323,6 +349,8 @@ static int set_value(struct cuzkd_config *cfg, const struct key_def *k, const ch
 			return -1;
 		memcpy(field, value, strlen(value) + 1);
 		return 0;
+	case K_DIRS:
+		return cuzkd_parse_dirs(value, 0, field, CUZKD_PATH_MAX);
 	case K_BACKEND:
 		return cuzkd_parse_backend(value, (enum cuzkd_backend *)field);
 	case K_DURATION:
@@ -358,9 +386,19 @@ static int set_value(struct cuzkd_config *cfg, const struct key_def *k, const ch
 	return -1;
 }
 
+/* The section a key of that name belongs to, or NULL. */
+static const char *home_of(const char *name)
+{
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (strcmp(keys[i].name, name) == 0)
+			return keys[i].section;
+	return NULL;
+}
+
 static int on_key(void *user, const char *section, const char *name, const char *value)
 {
 	struct parse_state *st = user;
+	const char *home = home_of(name);
 	int known_section = 0;
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
@@ -371,74 +409,166 @@ static int on_key(void *user, const char *section, const char *name, const char 
 			continue;
 		if (set_value(st->cfg, &keys[i], value) == 0)
 			return 1;
-		if (!st->msg[0])
+		if (!st->msg[0]) {
 			snprintf(st->msg, sizeof(st->msg), "bad value '%.64s' for %s in [%s]: expected %s",
 				 value, name, section, keys[i].expect);
+			st->msg_line = st->line;
+		}
 		return 0;
 	}
-	if (!st->msg[0]) {
-		if (!known_section)
-			snprintf(st->msg, sizeof(st->msg), "unknown section [%.64s]", section);
-		else
-			snprintf(st->msg, sizeof(st->msg), "unknown key '%.64s' in [%s]", name, section);
-	}
+	if (st->msg[0])
+		return 0;
+	st->msg_line = st->line;
+	if (!section[0])
+		snprintf(st->msg, sizeof(st->msg), "key '%.64s' before any [section]%s%s%s", name,
+			 home ? " (it belongs in [" : "", home ? home : "", home ? "])" : "");
+	else if (!known_section)
+		snprintf(st->msg, sizeof(st->msg), "unknown section [%.64s] (the sections are [daemon], [limits], "
+			 "[engine], [srs] and [log])", section);
+	else
+		snprintf(st->msg, sizeof(st->msg), "unknown key '%.64s' in [%s]%s%s%s", name, section,
+			 home ? " (it belongs in [" : "", home ? home : "", home ? "])" : "");
 	return 0;
+}
+
+/* inih's reader, counting lines so that the handler's errors know theirs. */
+static char *read_line(char *buf, int size, void *user)
+{
+	struct parse_state *st = user;
+	char *r = fgets(buf, size, st->f);
+	if (r) {
+		st->line += !st->mid_line;
+		st->mid_line = r[strlen(r) - 1] != '\n';
+	}
+	return r;
+}
+
+/* inih found a line it cannot read before any error of ours: say what is
+ * wrong with it (the line is read again, as inih read it). */
+static void describe_syntax_error(struct parse_state *st, int line)
+{
+	char *text = NULL;
+	size_t cap = 0;
+	int n = 0;
+
+	rewind(st->f);
+	while (n < line && getline(&text, &cap, st->f) >= 0)
+		n++;
+	if (n < line) {
+		free(text);
+		snprintf(st->msg, sizeof(st->msg), "syntax error (expected 'key = value' or '[section]')");
+		return;
+	}
+	text[strcspn(text, "\r\n")] = '\0';
+	const char *t = text + strspn(text, " \t");
+	if (*t == '[')
+		snprintf(st->msg, sizeof(st->msg), "'%.64s': a section header needs its closing ']'", t);
+	else
+		snprintf(st->msg, sizeof(st->msg), "syntax error in '%.64s': expected 'key = value' or '[section]'",
+			 t);
+	free(text);
 }
 
 int cuzkd_config_load(struct cuzkd_config *cfg, const char *path, int missing_ok, cuzk_error *err)
 {
 	struct parse_state st = { .cfg = cfg };
 	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-	FILE *f = fopen(path, "re");
 	int line;
 
-	if (!f) {
+	st.f = fopen(path, "re");
+	if (!st.f) {
 		if (errno == ENOENT && missing_ok)
 			return 0;
 		return cuzk_fail_errno(err, errno, "%s", path);
 	}
-	line = ini_parse_file(f, on_key, &st);
-	fclose(f);
+	line = ini_parse_stream(read_line, &st, on_key, &st);
+	/* inih goes on after its own syntax errors (a line without '=', a
+	 * section without ']') and reports the first line at fault; ours may
+	 * come from a later line, which the earlier error explains. */
+	if (line > 0 && (!st.msg[0] || st.msg_line != line))
+		describe_syntax_error(&st, line);
+	fclose(st.f);
 	if (line == 0)
 		return 0;
 	if (line < 0)
 		return cuzk_fail(err, CUZK_E_NOMEM, "%s: cannot parse (out of memory)", path);
-	if (!st.msg[0])   /* inih's own syntax error: no '=' or an unterminated section */
-		snprintf(st.msg, sizeof(st.msg), "syntax error (expected 'key = value' or '[section]')");
 	return cuzk_fail(err, CUZK_E_INVAL, "%s:%d: %s", base, line, st.msg);
+}
+
+const char *cuzkd_format_size(char buf[CUZKD_FORMAT_MAX], uint64_t v)
+{
+	static const char units[] = "TGMK";
+
+	for (int i = 0; i < 4; i++) {
+		unsigned shift = 40 - 10 * (unsigned)i;
+		if (v && v % (UINT64_C(1) << shift) == 0) {
+			snprintf(buf, CUZKD_FORMAT_MAX, "%" PRIu64 "%c", v >> shift, units[i]);
+			return buf;
+		}
+	}
+	snprintf(buf, CUZKD_FORMAT_MAX, "%" PRIu64, v);
+	return buf;
+}
+
+const char *cuzkd_format_duration(char buf[CUZKD_FORMAT_MAX], uint64_t ms)
+{
+	if (ms % 1000 == 0)
+		snprintf(buf, CUZKD_FORMAT_MAX, "%" PRIu64 "s", ms / 1000);
+	else
+		snprintf(buf, CUZKD_FORMAT_MAX, "%" PRIu64 "ms", ms);
+	return buf;
+}
+
+/* One key's value as the file would write it, each word after a space (an
+ * empty list prints nothing). */
+static void print_value(const struct cuzkd_config *c, const struct key_def *k, FILE *out)
+{
+	const char *field = (const char *)c + k->off;
+	char buf[CUZKD_FORMAT_MAX];
+
+	switch (k->kind) {
+	case K_PATH:
+	case K_DIRS: fprintf(out, " %s", field); break;   /* a list is held as the file writes it */
+	case K_BACKEND: fprintf(out, " %s", cuzkd_backend_name(*(const enum cuzkd_backend *)field)); break;
+	case K_DURATION: fprintf(out, " %s", cuzkd_format_duration(buf, *(const uint64_t *)field)); break;
+	case K_BOOL: fprintf(out, " %s", *(const int *)field ? "yes" : "no"); break;
+	case K_COUNT: fprintf(out, " %u", *(const uint32_t *)field); break;
+	case K_SIZE: fprintf(out, " %s", cuzkd_format_size(buf, *(const uint64_t *)field)); break;
+	case K_DEVICES:
+		if (c->devices_all)
+			fprintf(out, " all");
+		for (uint32_t i = 0; i < c->n_devices; i++)
+			fprintf(out, " %d", c->devices[i]);
+		break;
+	case K_PRELOAD:
+		for (uint32_t i = 0; i < c->n_preload; i++)
+			fprintf(out, " %s", c->preload[i]);
+		break;
+	case K_LEVEL: fprintf(out, " %s", level_names[*(const enum cuzkd_log_level *)field]); break;
+	case K_USERS:
+		for (uint32_t i = 0; i < c->n_priority_uids; i++)
+			fprintf(out, " %u", c->priority_uids[i]);
+		break;
+	case K_GROUPS:
+		if (c->priority_own_group)
+			fprintf(out, " self");
+		for (uint32_t i = 0; i < c->n_priority_gids; i++)
+			fprintf(out, " %u", c->priority_gids[i]);
+		break;
+	}
 }
 
 void cuzkd_config_print(const struct cuzkd_config *c, FILE *out)
 {
-	fprintf(out, "[daemon]\nsocket = %s\nsrs_dir = %s\nbackend = %s\ndrain_timeout = %" PRIu64 "ms\n"
-		     "watchdog = %s\n\n",
-		c->socket, c->srs_dir, cuzkd_backend_name(c->backend), c->drain_timeout_ms,
-		c->watchdog ? "yes" : "no");
-	fprintf(out, "[limits]\nmax_clients = %u\nmax_inflight_per_client = %u\nmax_inflight_total = %u\n"
-		     "max_pinned_bytes_per_client = %" PRIu64 "\nmax_pinned_bytes_total = %" PRIu64 "\n"
-		     "max_witness_bytes = %" PRIu64 "\n",
-		c->max_clients, c->max_inflight_per_client, c->max_inflight_total,
-		c->max_pinned_bytes_per_client, c->max_pinned_bytes_total, c->max_witness_bytes);
-	fprintf(out, "max_clients_per_uid = %u\nmax_inflight_per_uid = %u\nmax_pinned_bytes_per_uid = %" PRIu64
-		     "\nmax_buffers_per_uid = %u\nmax_buffers_total = %u\nhello_timeout = %" PRIu64
-		     "ms\nidle_timeout = %" PRIu64 "ms\npriority_users =",
-		c->max_clients_per_uid, c->max_inflight_per_uid, c->max_pinned_bytes_per_uid, c->max_buffers_per_uid,
-		c->max_buffers_total, c->hello_timeout_ms, c->idle_timeout_ms);
-	for (uint32_t i = 0; i < c->n_priority_uids; i++)
-		fprintf(out, " %u", c->priority_uids[i]);
-	fprintf(out, "\npriority_groups =%s", c->priority_own_group ? " self" : "");
-	for (uint32_t i = 0; i < c->n_priority_gids; i++)
-		fprintf(out, " %u", c->priority_gids[i]);
-	fprintf(out, "\n\n");
-	fprintf(out, "[engine]\ncpu_workers = %u\ncpu_devices = %u\ndevices =", c->cpu_workers, c->cpu_devices);
-	if (c->devices_all)
-		fprintf(out, " all");
-	for (uint32_t i = 0; i < c->n_devices; i++)
-		fprintf(out, " %d", c->devices[i]);
-	fprintf(out, "\nworkers_per_device = %u\nvram_budget = %" PRIu64 "\nstarvation_limit = %u\nverify = %s\n\n"
-		     "[srs]\ncache_budget = %" PRIu64 "\npreload =", c->workers_per_device, c->vram_budget,
-		c->starvation_limit, c->verify ? "yes" : "no", c->cache_budget);
-	for (uint32_t i = 0; i < c->n_preload; i++)
-		fprintf(out, " %s", c->preload[i]);
-	fprintf(out, "\n\n[log]\nlevel = %s\n", level_names[c->log_level]);
+	const char *section = NULL;
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		if (!section || strcmp(section, keys[i].section) != 0) {
+			section = keys[i].section;
+			fprintf(out, "%s[%s]\n", i ? "\n" : "", section);
+		}
+		fprintf(out, "%s =", keys[i].name);
+		print_value(c, &keys[i], out);
+		fputc('\n', out);
+	}
 }

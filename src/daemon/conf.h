@@ -16,6 +16,9 @@
 #define CUZKD_PATH_MAX 4096
 #define CUZKD_SRS_NAME_MAX 255
 #define CUZKD_MAX_PRIORITY_IDS 16
+#define CUZKD_MAX_SRS_DIRS 8
+/* Where parameter files are looked for, in this order. */
+#define CUZKD_DEFAULT_SRS_DIRS "/var/lib/cuzk/params /var/tmp/filecoin-proof-parameters"
 
 enum cuzkd_backend { CUZKD_BACKEND_AUTO, CUZKD_BACKEND_CPU, CUZKD_BACKEND_GPU };
 
@@ -25,7 +28,7 @@ enum cuzkd_log_level { CUZKD_LOG_ERR = 3, CUZKD_LOG_WARNING = 4, CUZKD_LOG_NOTIC
 struct cuzkd_config {
 	/* [daemon] */
 	char socket[CUZKD_PATH_MAX];       /* empty: socket activation only */
-	char srs_dir[CUZKD_PATH_MAX];
+	char srs_dir[CUZKD_PATH_MAX];      /* 1..CUZKD_MAX_SRS_DIRS absolute paths, one space between */
 	enum cuzkd_backend backend;
 	uint64_t drain_timeout_ms;
 	int watchdog;                      /* send WATCHDOG=1 when systemd asks for it */
@@ -82,9 +85,22 @@ int cuzkd_parse_size(const char *s, uint64_t *ret);
 /* Parses a non-negative decimal integer no larger than max. */
 int cuzkd_parse_uint(const char *s, uint64_t max, uint64_t *ret);
 int cuzkd_parse_backend(const char *s, enum cuzkd_backend *ret);
+/* A list of 1..CUZKD_MAX_SRS_DIRS paths separated by spaces or commas,
+ * rewritten into ret (len bytes) with one space between paths.  Absolute
+ * paths only, unless relative_ok (the command line: relative to the
+ * directory cuzkd was started in). */
+int cuzkd_parse_dirs(const char *s, int relative_ok, char *ret, size_t len);
 const char *cuzkd_backend_name(enum cuzkd_backend b);
 
-/* The whole configuration as INI text (for --check-config and logs). */
+/* Sizes and durations written back as the file accepts them: a size as the
+ * largest of T, G, M, K that divides it ("128G", "1536M"), else in bytes; a
+ * duration in whole seconds, else milliseconds ("60s", "1500ms"). */
+#define CUZKD_FORMAT_MAX 24
+const char *cuzkd_format_size(char buf[CUZKD_FORMAT_MAX], uint64_t v);
+const char *cuzkd_format_duration(char buf[CUZKD_FORMAT_MAX], uint64_t ms);
+
+/* The whole configuration as INI text (for --check-config and logs), every
+ * key in the order of the key table, values as the file writes them. */
 void cuzkd_config_print(const struct cuzkd_config *cfg, FILE *out);
 
 #endif

@@ -93,7 +93,9 @@ void cuzkd_on_text_request(struct cuzkd_session *s, const struct cuzk_msg_hdr *h
 		cuzkd_session_reject(s, h->request_id, &err);
 		return;
 	}
-	if (h->type == CUZK_MSG_STATUS)
+	if (h->type == CUZK_MSG_STATUS && st.format == CUZK_STATUS_PARAMS)
+		text = cuzkd_srs_list_text(&s->d->srs);
+	else if (h->type == CUZK_MSG_STATUS)
 		text = cuzkd_status_text(s->d, st.format == CUZK_STATUS_JSON);
 	else
 		text = cuzkd_metrics_text(s->d);

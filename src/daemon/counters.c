@@ -2,18 +2,10 @@
 /* The engine's counters for status and metrics (engine.h): queue depths,
  * workers, and the cumulative results with the request-time histogram. */
 #include <string.h>
-#include <time.h>
 
 #include "daemon/engine.h"
 
 const double cuzkd_total_bucket_le[CUZKD_TOTAL_BUCKETS] = { 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 120, 300, 600 };
-
-uint64_t cuzkd_now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 void cuzkd_engine_stats(struct cuzkd_engine *e, struct cuzkd_engine_stats *ret)
 {

@@ -185,6 +185,4 @@ void cuzkd_engine_count_verify(struct cuzkd_engine *e, double ms, int ok);
  * cuzkd_engine_finish_part. */
 void cuzkd_prove_partition(struct cuzkd_worker *w, struct cuzkd_item *item);
 
-uint64_t cuzkd_now_ns(void);
-
 #endif

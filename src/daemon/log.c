@@ -10,6 +10,7 @@
 
 #include <systemd/sd-journal.h>
 
+#include "common/clock.h"
 #include "daemon/log.h"
 
 /* Client-triggered records per window: at most CLIENT_BURST from one client,
@@ -35,7 +36,7 @@ void cuzkd_log_init(struct cuzkd_log *log, enum cuzkd_log_level level)
 	log->journal = stderr_is_journal();
 	log->level = level;
 	pthread_mutex_init(&log->lock, NULL);
-	clock_gettime(CLOCK_MONOTONIC, &log->window_start);
+	log->window_start_ns = monotonic_ns();
 	for (int i = 0; i < CUZKD_LOG_CLIENT_SLOTS; i++)
 		log->slot[i].pid = -1;
 }
@@ -139,7 +140,7 @@ void cuzkd_log(struct cuzkd_log *log, int prio, const struct cuzkd_log_fields *f
 
 void cuzkd_log_client(struct cuzkd_log *log, int prio, const struct cuzkd_log_fields *f, const char *fmt, ...)
 {
-	struct timespec now;
+	uint64_t now;
 	unsigned dropped = 0;
 	int pass;
 	va_list ap;
@@ -147,11 +148,11 @@ void cuzkd_log_client(struct cuzkd_log *log, int prio, const struct cuzkd_log_fi
 	/* Records below the level cost nothing and must not use up the budget. */
 	if (prio > (int)log->level)
 		return;
-	clock_gettime(CLOCK_MONOTONIC, &now);
+	now = monotonic_ns();
 	pthread_mutex_lock(&log->lock);
-	if (now.tv_sec - log->window_start.tv_sec >= RATE_WINDOW_S) {
+	if (now - log->window_start_ns >= RATE_WINDOW_S * UINT64_C(1000000000)) {
 		dropped = log->suppressed;
-		log->window_start = now;
+		log->window_start_ns = now;
 		log->in_window = 0;
 		log->suppressed = 0;
 		for (int i = 0; i < CUZKD_LOG_CLIENT_SLOTS; i++)

@@ -7,7 +7,6 @@
 
 #include <pthread.h>
 #include <stdint.h>
-#include <time.h>
 
 #include "daemon/conf.h"
 
@@ -35,7 +34,7 @@ struct cuzkd_log {
 	 * client (keyed by pid; records without one share a key) and one for
 	 * all, so that a flooding client silences only itself. */
 	pthread_mutex_t lock;
-	struct timespec window_start;
+	uint64_t window_start_ns;   /* monotonic_ns() */
 	unsigned in_window, suppressed;
 	struct cuzkd_log_slot {
 		int64_t pid;             /* -1: free */

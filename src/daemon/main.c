@@ -78,9 +78,9 @@ static int load_config(struct cuzkd_config *cfg, const struct options *o, cuzk_e
 		return r;
 	if (o->socket && snprintf(cfg->socket, sizeof(cfg->socket), "%s", o->socket) >= (int)sizeof(cfg->socket))
 		return cuzk_fail(err, CUZK_E_INVAL, "--socket: path too long");
-	if (o->srs_dir &&
-	    snprintf(cfg->srs_dir, sizeof(cfg->srs_dir), "%s", o->srs_dir) >= (int)sizeof(cfg->srs_dir))
-		return cuzk_fail(err, CUZK_E_INVAL, "--srs-dir: path too long");
+	if (o->srs_dir && cuzkd_parse_dirs(o->srs_dir, 1, cfg->srs_dir, sizeof(cfg->srs_dir)))
+		return cuzk_fail(err, CUZK_E_INVAL, "--srs-dir '%.64s': expected 1 to %d directories", o->srs_dir,
+				 CUZKD_MAX_SRS_DIRS);
 	if (o->backend && cuzkd_parse_backend(o->backend, &cfg->backend))
 		return cuzk_fail(err, CUZK_E_INVAL, "--backend: '%s' is not cpu, gpu or auto", o->backend);
 	for (uint32_t i = 0; i < cfg->n_preload; i++) {
@@ -137,6 +137,10 @@ static int run(struct cuzkd *d, cuzk_error *err)
 	r = cuzkd_srs_cache_init(&d->srs, d->cfg.srs_dir, d->cfg.cache_budget, err);
 	if (r)
 		return r;
+	for (unsigned i = 0; i < d->srs.n_dirs; i++)
+		if (d->srs.dirs[i].fd < 0)
+			cuzkd_log(&d->log, CUZKD_LOG_NOTICE, NULL, "srs_dir %s does not exist: not served",
+				  d->srs.dirs[i].path);
 	cuzkd_regcache_init(&d->reg, d->cfg.max_pinned_bytes_total, d->cfg.max_buffers_total,
 			    d->cfg.max_buffers_per_uid);
 	r = cuzkd_engine_start(&d->engine, &d->cfg, d->be, &d->srs, &d->log, err);
@@ -194,7 +198,7 @@ static void teardown(struct cuzkd *d)
 	cuzkd_regcache_destroy(&d->reg);
 	if (d->engine_started)
 		cuzkd_engine_destroy(&d->engine);
-	if (d->srs.dirfd > 0)
+	if (d->srs.n_dirs > 0)
 		cuzkd_srs_cache_destroy(&d->srs);
 	cuzkd_log_destroy(&d->log);
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "daemon/engine.h"
 #include "groth16/prover.h"
 #include "groth16/verifier.h"
@@ -139,7 +140,7 @@ void cuzkd_prove_partition(struct cuzkd_worker *w, struct cuzkd_item *item)
 	struct cuzkd_job *job = item->job;
 	unsigned part = item->part;
 	uint64_t ph[CUZKD_PHASES] = { 0 };
-	uint64_t t0 = cuzkd_now_ns(), t1;
+	uint64_t t0 = monotonic_ns(), t1;
 	struct cuzkd_log_fields f = CUZKD_LOG_NO_FIELDS;
 	groth16_timings t = { 0 };
 	groth16_proof proof;
@@ -167,7 +168,7 @@ void cuzkd_prove_partition(struct cuzkd_worker *w, struct cuzkd_item *item)
 		return;
 	}
 	r = cuzkd_srs_acquire(e->srs, job->srs_name, &srs, &err);
-	t1 = cuzkd_now_ns();
+	t1 = monotonic_ns();
 	ph[CUZKD_PH_SRS] = t1 - t0;
 	if (r) {
 		cuzkd_engine_finish_part(e, job, part, -r, err.msg, NULL, ph);
@@ -181,9 +182,9 @@ void cuzkd_prove_partition(struct cuzkd_worker *w, struct cuzkd_item *item)
 	if (r == 0)
 		r = prove_with_rs(w, job, &view, part, &srs->params, registered, &proof, &t, &err);
 	if (r == 0 && e->verify) {
-		uint64_t tv = cuzkd_now_ns();
+		uint64_t tv = monotonic_ns();
 		r = verify_partition(&srs->params.vk, &view, part, &proof, &err);
-		verify_ms = (double)(cuzkd_now_ns() - tv) / 1e6;
+		verify_ms = (double)(monotonic_ns() - tv) / 1e6;
 		cuzkd_engine_count_verify(e, verify_ms, r == 0);
 	}
 	free(inputs);
@@ -195,7 +196,7 @@ void cuzkd_prove_partition(struct cuzkd_worker *w, struct cuzkd_item *item)
 	ph[CUZKD_PH_MSM] = ms_to_ns(t.msm_h_ms + t.msm_l_ms + t.msm_a_ms + t.msm_b_g1_ms + t.msm_b_g2_ms);
 	ph[CUZKD_PH_ASSEMBLE] = ms_to_ns(t.assemble_ms);
 	f.phase = "prove";
-	f.ms = (double)(cuzkd_now_ns() - t1) / 1e6;
+	f.ms = (double)(monotonic_ns() - t1) / 1e6;
 	log_mem(w, &f);
 	if (r == 0 && e->log->journal)
 		log_phases(e, &f, job, part, &t, verify_ms);

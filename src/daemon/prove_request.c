@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/clock.h"
 #include "daemon/daemon.h"
 
 /* The limits a new request must fit, checked before its witness is touched.
@@ -159,7 +160,7 @@ void cuzkd_on_prove(struct cuzkd_session *s, const void *buf, size_t len, const 
 		}
 		return;
 	}
-	job->phase_ns[CUZKD_PH_CHECK] = cuzkd_now_ns() - t_recv;
+	job->phase_ns[CUZKD_PH_CHECK] = monotonic_ns() - t_recv;
 	cuzkd_regcache_keep(job->buf);
 	job->session_next = s->jobs;
 	s->jobs = job;

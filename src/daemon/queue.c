@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "daemon/engine.h"
 #include "groth16/params_io.h"
 
@@ -118,7 +119,7 @@ static void wake_least_loaded_locked(struct cuzkd_engine *e)
 
 void cuzkd_engine_submit(struct cuzkd_engine *e, struct cuzkd_job *job)
 {
-	uint64_t now = cuzkd_now_ns();
+	uint64_t now = monotonic_ns();
 	unsigned prio = job->priority < CUZKD_PRIORITIES ? job->priority : CUZKD_PRIORITIES - 1;
 
 	pthread_mutex_lock(&e->lock);

@@ -6,6 +6,7 @@
 #include <sys/mman.h>
 #include <time.h>
 
+#include "common/clock.h"
 #include "daemon/engine.h"
 #include "daemon/regcache.h"
 
@@ -197,10 +198,10 @@ int cuzkd_buf_pin(struct cuzkd_buf *b, const struct groth16_backend *be, uint64_
 	*ret_ns = 0;
 	pthread_mutex_lock(&b->pin_lock);
 	if (!b->pinned_by) {
-		t0 = cuzkd_now_ns();
+		t0 = monotonic_ns();
 		r = be->register_host(b->map, b->size, err);
 		if (r == 0) {
-			*ret_ns = cuzkd_now_ns() - t0;
+			*ret_ns = monotonic_ns() - t0;
 			b->pinned_by = be;
 			atomic_fetch_add(&b->rc->registrations, 1);
 			atomic_fetch_add(&b->rc->register_ns_total, *ret_ns);

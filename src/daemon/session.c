@@ -11,6 +11,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "daemon/daemon.h"
 
 static void arm_recv(struct cuzkd_session *s)
@@ -124,7 +125,7 @@ int cuzkd_session_new(struct cuzkd *d, int fd)
 	s->refused = refused;
 	s->cred = cred;
 	s->may_prioritize = may_prioritize(d, &cred);
-	s->connected_ns = s->active_ns = cuzkd_now_ns();
+	s->connected_ns = s->active_ns = monotonic_ns();
 	s->ring.ring_fd = s->ring.head_fd = -1;
 	s->recv_op.kind = CUZKD_OP_RECV;
 	s->recv_op.session = s;
@@ -327,7 +328,7 @@ static void on_hello(struct cuzkd_session *s, const void *buf, size_t len)
 
 static void on_message(struct cuzkd_session *s, size_t len)
 {
-	uint64_t t_recv = cuzkd_now_ns();
+	uint64_t t_recv = monotonic_ns();
 	int fds[CUZKD_MAX_RECV_FDS];
 	unsigned nfds = 0;
 	struct cuzk_msg_hdr h;
@@ -425,7 +426,7 @@ void cuzkd_session_on_recv(struct cuzkd_session *s, int res)
 	} else if (res == 0 && s->mh.msg_controllen == 0 && peer_gone(s->fd)) {
 		cuzkd_session_close(s, "the client closed the connection");
 	} else {
-		s->active_ns = cuzkd_now_ns();
+		s->active_ns = monotonic_ns();
 		on_message(s, (size_t)res);
 	}
 	if (!s->closing)
@@ -456,7 +457,7 @@ static int idle(struct cuzkd_session *s, uint64_t now)
 
 void cuzkd_sessions_sweep(struct cuzkd *d)
 {
-	const uint64_t now = cuzkd_now_ns(), hello = d->cfg.hello_timeout_ms * 1000000;
+	const uint64_t now = monotonic_ns(), hello = d->cfg.hello_timeout_ms * 1000000;
 	char why[160];
 
 	for (struct cuzkd_session *s = d->sessions, *next; s; s = next) {

@@ -1,7 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 /* The SRS cache: parameter files named by requests, resolved only inside
- * srs_dir, loaded once however many requests want them at the same time,
- * kept under a byte budget with LRU eviction of unused entries.
+ * the srs_dir directories, loaded once however many requests want them at
+ * the same time, kept under a byte budget with LRU eviction of unused
+ * entries.
+ *
+ * A request names a file (looked for in each directory in order, the first
+ * one that has it wins) or a proof kind ("porep-32g", ipc/kinds.h), which
+ * stands for its Filecoin file name.  A symlink is followed only when its
+ * target's real path lies inside one of the directories: an operator's
+ * /var/tmp/filecoin-proof-parameters may link files between the directories
+ * the daemon serves, never to anything else.
  *
  * Loading runs on the thread that asks first (a worker, never the event
  * loop); others that ask for the same name meanwhile wait for it, and a
@@ -20,7 +28,7 @@
 enum cuzkd_srs_state { CUZKD_SRS_LOADING, CUZKD_SRS_READY, CUZKD_SRS_FAILED };
 
 struct cuzkd_srs {
-	char name[CUZKD_SRS_NAME_MAX + 1];
+	char name[CUZKD_SRS_NAME_MAX + 1];   /* the file name (a kind resolved) */
 	enum cuzkd_srs_state state;
 	groth16_params params;       /* valid when READY */
 	uint64_t bytes;
@@ -36,8 +44,15 @@ struct cuzkd_srs {
  * GPU pool drops its device copies). */
 typedef void (*cuzkd_srs_evict_fn)(void *ctx, const groth16_params *p);
 
+struct cuzkd_srs_dir {
+	int fd;                      /* -1: the directory did not exist at start */
+	char path[CUZKD_PATH_MAX];   /* as configured */
+	char real[CUZKD_PATH_MAX];   /* its real path, against which symlink targets are checked */
+};
+
 struct cuzkd_srs_cache {
-	int dirfd;
+	struct cuzkd_srs_dir dirs[CUZKD_MAX_SRS_DIRS];
+	unsigned n_dirs;
 	uint64_t budget, bytes;
 	pthread_mutex_t lock;
 	pthread_cond_t loaded;
@@ -52,12 +67,25 @@ struct cuzkd_srs_cache {
  * no '/', no "..", no hidden files, no NUL inside. */
 int cuzkd_srs_name_check(const char *name, size_t maxlen, cuzk_error *err);
 
-int cuzkd_srs_cache_init(struct cuzkd_srs_cache *c, const char *dir, uint64_t budget, cuzk_error *err);
+/* dirs: the configured list (absolute paths, one space between).  A
+ * directory that does not exist is kept as absent (fd -1: the caller logs
+ * it); none existing is -CUZK_E_NOTFOUND, one that cannot be opened
+ * otherwise -CUZK_E_IO / -CUZK_E_PERM. */
+int cuzkd_srs_cache_init(struct cuzkd_srs_cache *c, const char *dirs, uint64_t budget, cuzk_error *err);
 void cuzkd_srs_cache_destroy(struct cuzkd_srs_cache *c);
 
 /* Cheap check on the loop thread: the name is valid and names a regular file
- * in the directory (not a symlink).  -CUZK_E_INVAL / -CUZK_E_NOTFOUND. */
+ * in one of the directories (a symlink only when confined, see above).
+ * -CUZK_E_INVAL / -CUZK_E_NOTFOUND / -CUZK_E_PERM (a symlink out); an
+ * unknown name's message names the directories the daemon looked in and
+ * some of the files it has there. */
 int cuzkd_srs_lookup(struct cuzkd_srs_cache *c, const char *name, cuzk_error *err);
+
+/* Opens name (a file name or a kind) for reading: the file found as
+ * cuzkd_srs_lookup finds it.  *ret_file: the file name, *ret_dir: the index
+ * of the directory it came from.  Errors as cuzkd_srs_lookup, and -CUZK_E_IO. */
+int cuzkd_srs_open(struct cuzkd_srs_cache *c, const char *name, int *ret_fd, const char **ret_file,
+		   unsigned *ret_dir, cuzk_error *err);
 
 /* Returns a READY entry (loading it if needed; blocks while another thread
  * loads it).  Pair with cuzkd_srs_release. */
@@ -75,5 +103,14 @@ struct cuzkd_srs_stats {
 	unsigned loading_percent;
 };
 void cuzkd_srs_cache_stats(struct cuzkd_srs_cache *c, struct cuzkd_srs_stats *ret);
+
+/* The state of the entry for a file name: "loaded", "loading", or NULL
+ * when it has none. */
+const char *cuzkd_srs_state(struct cuzkd_srs_cache *c, const char *file);
+
+/* srs_list.c: the parameter files the directories offer, as the TSV that
+ * answers STATUS format PARAMS (docs/PROTOCOL.md); malloc'd, NULL when out
+ * of memory. */
+char *cuzkd_srs_list_text(struct cuzkd_srs_cache *c);
 
 #endif

@@ -67,8 +67,26 @@ void cuzkd_status_line(struct cuzkd *d, char *buf, size_t len)
 	}
 }
 
+/* A byte count for people: exact in the configuration's units when it is one
+ * ("128G", as cuzkd.conf writes it), else to a tenth of the largest unit it
+ * reaches ("21.3K"). */
+static const char *size_text(char buf[CUZKD_FORMAT_MAX], uint64_t v)
+{
+	static const char units[] = "KMGT";
+	int u = -1;
+
+	while (u < 3 && v >= UINT64_C(1) << (10 * (u + 2)))
+		u++;
+	if (u < 0 || v % (UINT64_C(1) << (10 * (u + 1))) == 0)
+		return cuzkd_format_size(buf, v);
+	snprintf(buf, CUZKD_FORMAT_MAX, "%.1f%c", (double)v / (double)(UINT64_C(1) << (10 * (u + 1))), units[u]);
+	return buf;
+}
+
 static void status_text(struct cuzkd *d, const struct snapshot *s, FILE *f)
 {
+	char b1[CUZKD_FORMAT_MAX], b2[CUZKD_FORMAT_MAX], b3[CUZKD_FORMAT_MAX];
+
 	fprintf(f, "cuzkd %s, backend %s%s\n", PACKAGE_VERSION, d->be->name,
 		d->draining ? ", draining" : "");
 	fprintf(f, "clients: %u (max %u), requests in flight: %u (max %u)\n", d->n_sessions,
@@ -85,18 +103,18 @@ static void status_text(struct cuzkd *d, const struct snapshot *s, FILE *f)
 		fprintf(f, "device %s %u: %u workers, %u running, %" PRIu64 " partitions done", d->be->name,
 			dev->number, ds.workers, ds.running, ds.partitions);
 		if (v.ok)
-			fprintf(f, ", VRAM reserved %zu MiB, free %zu MiB, budget %zu MiB", v.reserved >> 20,
-				v.free_b >> 20, v.budget >> 20);
+			fprintf(f, ", VRAM reserved %s, free %s, budget %s", size_text(b1, v.reserved),
+				size_text(b2, v.free_b), size_text(b3, v.budget));
 		fputc('\n', f);
 	}
-	fprintf(f, "srs cache: %u entries (%u loading), %" PRIu64 " of %" PRIu64 " bytes, hits %" PRIu64
-		   ", misses %" PRIu64 ", failed loads %" PRIu64 "\n",
-		s->srs.entries, s->srs.loading, s->srs.bytes, s->srs.budget, s->srs.hits, s->srs.misses,
-		s->srs.loads_failed);
-	fprintf(f, "registration cache: %u buffers, %" PRIu64 " bytes (%" PRIu64 " in use, %" PRIu64
-		   " pinned), hits %" PRIu64 ", misses %" PRIu64 "\n",
-		d->reg.entries, d->reg.bytes, d->reg.bytes_in_use, (uint64_t)atomic_load(&d->reg.bytes_pinned),
-		d->reg.hits, d->reg.misses);
+	fprintf(f, "srs cache: %u entries (%u loading), %s of %s, hits %" PRIu64 ", misses %" PRIu64
+		   ", failed loads %" PRIu64 "\n",
+		s->srs.entries, s->srs.loading, size_text(b1, s->srs.bytes), size_text(b2, s->srs.budget),
+		s->srs.hits, s->srs.misses, s->srs.loads_failed);
+	fprintf(f, "registration cache: %u buffers, %s (%s in use, %s pinned), hits %" PRIu64 ", misses %" PRIu64
+		   "\n",
+		d->reg.entries, size_text(b1, d->reg.bytes), size_text(b2, d->reg.bytes_in_use),
+		size_text(b3, (uint64_t)atomic_load(&d->reg.bytes_pinned)), d->reg.hits, d->reg.misses);
 	fprintf(f, "proofs: %" PRIu64 " ok, %" PRIu64 " failed\n", s->cnt.proofs_ok, s->cnt.proofs_failed);
 }
 

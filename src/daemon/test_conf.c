@@ -49,6 +49,7 @@ static void values(void)
 	cuzkd_config_defaults(&cfg);
 	CHECK(cfg.backend == CUZKD_BACKEND_AUTO && cfg.devices_all && cfg.cpu_workers == 1);
 	CHECK(cfg.drain_timeout_ms == 60000 && cfg.watchdog == 1);
+	CHECK(strcmp(cfg.srs_dir, "/var/lib/cuzk/params /var/tmp/filecoin-proof-parameters") == 0);
 	REQUIRE(load(&cfg,
 		     "# comment\n[daemon]\nsocket = /run/x.sock\nsrs_dir = /srv/srs\nbackend = gpu\n"
 		     "drain_timeout = 1500ms\nwatchdog = no\n[limits]\nmax_clients = 3\n"
@@ -64,6 +65,8 @@ static void values(void)
 	CHECK(cfg.workers_per_device == 4 && cfg.vram_budget == 16ull << 30 && cfg.cache_budget == 1ull << 40);
 	CHECK(cfg.n_preload == 2 && strcmp(cfg.preload[1], "b.params") == 0);
 	CHECK(cfg.log_level == CUZKD_LOG_DEBUG);
+	REQUIRE(load(&cfg, "[daemon]\nsrs_dir = /a,/b/c\t /d\n", &err) == 0);
+	CHECK_MSG(strcmp(cfg.srs_dir, "/a /b/c /d") == 0, "srs_dir '%s'", cfg.srs_dir);
 
 	/* Per-uid limits, timeouts, who may use high priorities, verification. */
 	cuzkd_config_defaults(&cfg);
@@ -84,12 +87,52 @@ static void values(void)
 	REQUIRE(load(&cfg, "[limits]\npriority_users =\npriority_groups =\n", &err) == 0);
 	CHECK(cfg.n_priority_uids == 0 && cfg.n_priority_gids == 0 && !cfg.priority_own_group);
 
+	char dirs[64];
+	CHECK(cuzkd_parse_dirs("srs /abs", 1, dirs, sizeof(dirs)) == 0 && strcmp(dirs, "srs /abs") == 0);
+	CHECK(cuzkd_parse_dirs("srs /abs", 0, dirs, sizeof(dirs)) != 0);
+	CHECK(cuzkd_parse_dirs("/a/long/path", 1, dirs, 8) != 0);
 	CHECK(cuzkd_parse_size("17", &v) == 0 && v == 17);
 	CHECK(cuzkd_parse_size("2M", &v) == 0 && v == 2u << 20);
 	CHECK(cuzkd_parse_size("", &v) != 0 && cuzkd_parse_size("G", &v) != 0);
 	CHECK(cuzkd_parse_size("-1", &v) != 0 && cuzkd_parse_size("1X", &v) != 0);
 	CHECK(cuzkd_parse_size("99999999999999999999", &v) != 0);
 	CHECK(cuzkd_parse_size("17179869184G", &v) != 0);   /* 2^64 bytes */
+}
+
+/* What --check-config prints reads back as the same configuration, sizes and
+ * durations in the forms the file takes. */
+static void print_round_trip(void)
+{
+	struct cuzkd_config a, b;
+	cuzk_error err;
+	char buf[CUZKD_FORMAT_MAX];
+
+	CHECK(strcmp(cuzkd_format_size(buf, 128ull << 30), "128G") == 0);
+	CHECK(strcmp(cuzkd_format_size(buf, 1536ull << 20), "1536M") == 0);
+	CHECK(strcmp(cuzkd_format_size(buf, 1ull << 40), "1T") == 0);
+	CHECK(strcmp(cuzkd_format_size(buf, 4097), "4097") == 0);
+	CHECK(strcmp(cuzkd_format_size(buf, 0), "0") == 0);
+	CHECK(strcmp(cuzkd_format_duration(buf, 60000), "60s") == 0);
+	CHECK(strcmp(cuzkd_format_duration(buf, 1500), "1500ms") == 0);
+	CHECK(strcmp(cuzkd_format_duration(buf, 0), "0s") == 0);
+
+	REQUIRE(load(&a, "[daemon]\ndrain_timeout = 1500ms\n[limits]\nmax_witness_bytes = 4097\nidle_timeout = 0\n"
+			 "priority_users = 1000 0\npriority_groups = 5 self\n"
+			 "[engine]\ndevices = 1 3\nvram_budget = 1536M\n[srs]\npreload = x.params y.params\n",
+		     &err) == 0);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	REQUIRE(f);
+	cuzkd_config_print(&a, f);
+	REQUIRE(fclose(f) == 0);
+	CHECK(strstr(text, "drain_timeout = 1500ms\n") && strstr(text, "vram_budget = 1536M\n") &&
+	      strstr(text, "cache_budget = 128G\n") && strstr(text, "max_witness_bytes = 4097\n") &&
+	      strstr(text, "devices = 1 3\n") && strstr(text, "preload = x.params y.params\n") &&
+	      strstr(text, "priority_users = 1000 0\n") && strstr(text, "priority_groups = self 5\n"));
+	REQUIRE(load(&b, text, &err) == 0);
+	CHECK_MSG(memcmp(&a, &b, sizeof(a)) == 0, "--check-config's text does not read back the same:\n%s", text);
+	free(text);
 }
 
 static void errors(void)
@@ -101,6 +144,9 @@ static void errors(void)
 	expect_error("[nope]\nx = 1\n", "cuzkd.conf:2: unknown section [nope]");
 	expect_error("[daemon]\nbackend = tpu\n", "cuzkd.conf:2: bad value 'tpu' for backend");
 	expect_error("[daemon]\nsocket = relative\n", "expected an absolute path");
+	expect_error("[daemon]\nsrs_dir = /a relative\n", "bad value '/a relative' for srs_dir");
+	expect_error("[daemon]\nsrs_dir = /1 /2 /3 /4 /5 /6 /7 /8 /9\n", "srs_dir");
+	expect_error("[daemon]\nsrs_dir = ,\n", "srs_dir");
 	expect_error("[limits]\nmax_clients = 0\n", "cuzkd.conf:2: bad value '0' for max_clients");
 	expect_error("[limits]\nmax_witness_bytes = 12Q\n", "max_witness_bytes");
 	expect_error("[engine]\ndevices = 0 0\n", "devices");
@@ -108,8 +154,14 @@ static void errors(void)
 	expect_error("[daemon]\nwatchdog = maybe\n", "watchdog");
 	expect_error("[daemon]\ndrain_timeout = 5h\n", "drain_timeout");
 	expect_error("[log]\nlevel = loud\n", "level");
-	expect_error("[daemon]\nno equals sign here\n", "cuzkd.conf:2: syntax error");
-	expect_error("socket = /x\n", "unknown section []");
+	expect_error("[daemon]\nno equals sign here\n", "cuzkd.conf:2: syntax error in 'no equals sign here'");
+	expect_error("socket = /x\n", "cuzkd.conf:1: key 'socket' before any [section] (it belongs in [daemon])");
+	/* inih reads on after a broken header, with the keys below it in no
+	 * section: the message is about the header's line. */
+	expect_error("# cuzkd\n[daemon\nsocket = /x\n",
+		     "cuzkd.conf:2: '[daemon': a section header needs its closing ']'");
+	expect_error("[engine]\ncache_budget = 1G\n", "unknown key 'cache_budget' in [engine] (it belongs in [srs])");
+	expect_error("[daemon]\n\n[limits]\nmax_clients = 0\n  [broken\n", "cuzkd.conf:4: bad value '0'");
 	expect_error("[limits]\npriority_users = no-such-user-cuzk\n", "cuzkd.conf:2: bad value 'no-such-user-cuzk' for priority_users");
 	expect_error("[limits]\npriority_groups = no-such-group-cuzk\n", "priority_groups");
 	expect_error("[limits]\nhello_timeout = soon\n", "hello_timeout");
@@ -146,6 +198,8 @@ static void check_config_command(void)
 	snprintf(args, sizeof(args), "--check-config --config %s", good);
 	CHECK(run(args, out, sizeof(out)) == 0);
 	CHECK(strstr(out, "cpu_workers = 3") != NULL && strstr(out, "[limits]") != NULL);
+	CHECK(strstr(out, "drain_timeout = 60s\n") && strstr(out, "cache_budget = 128G\n") &&
+	      strstr(out, "max_pinned_bytes_total = 512G\n") && strstr(out, "preload =\n"));
 	bad = write_conf("bad.conf", "[engine]\nworkers = 3\n");
 	snprintf(args, sizeof(args), "--check-config --config %s", bad);
 	CHECK(run(args, out, sizeof(out)) == 78);   /* EX_CONFIG */
@@ -164,6 +218,7 @@ int main(void)
 	REQUIRE(mkdtemp(dir));
 	values();
 	errors();
+	print_round_trip();
 	check_config_command();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	CHECK(system(cmd) == 0);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "bls12_381/fr.h"
+#include "common/file_kind.h"
 
 void circom_field_prime(uint8_t out[CIRCOM_FIELD_BYTES])
 {
@@ -45,9 +46,13 @@ int circom_read_sections(circom_sections *ret, byte_reader *r, const char magic[
 	int rc = byte_reader_need(r, 4, "file header", "magic", err);
 	if (rc < 0)
 		return rc;
-	if (memcmp(r->buf, magic, 4) != 0)
+	if (memcmp(r->buf, magic, 4) != 0) {
+		const struct file_kind *want = file_kind_of(magic, 4);
+		if (want && (rc = file_kind_reject(r->buf, r->len, r->name, want->what, err)) < 0)
+			return rc;
 		return cuzk_fail(err, CUZK_E_FORMAT, "%s: bad magic at offset 0 (not a circom .%.4s file)",
 				 r->name, magic);
+	}
 	r->pos = 4;
 	uint32_t ver, nsec;
 	if ((rc = byte_reader_u32le(r, &ver, "file header", "version", err)) < 0)

@@ -7,12 +7,15 @@
 #include "groth16/params_io.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
+#include "common/file_kind.h"
 #include "common/parallel.h"
 #include "groth16/byte_io.h"
 
@@ -308,7 +311,9 @@ int groth16_params_parse_mem_opts(groth16_params *ret, const uint8_t *buf, size_
 	groth16_vk vk;
 	struct layout l;
 	memset(&l, 0, sizeof(l));
-	int rc = parse_vk_fixed(&vk, &r, err);
+	int rc = file_kind_reject(buf, len, name, "a parameter file", err);
+	if (rc == 0)
+		rc = parse_vk_fixed(&vk, &r, err);
 	for (int q = 0; q < Q__COUNT && rc == 0; q++)
 		rc = walk_section(&l, q, &r, err);
 	if (rc == 0)
@@ -329,6 +334,34 @@ int groth16_params_parse_mem_opts(groth16_params *ret, const uint8_t *buf, size_
 		return rc;
 	}
 	*ret = p;
+	return 0;
+}
+
+int groth16_params_counts_fd(groth16_params_counts *ret, int fd, uint64_t size, const char *name,
+			     cuzk_error *err)
+{
+	uint64_t n[Q__COUNT];
+	uint64_t at = VK_FIXED_BYTES;
+
+	for (int q = 0; q < Q__COUNT; q++) {
+		uint8_t be[4];
+		ssize_t got = at + 4 <= size ? pread(fd, be, 4, (off_t)at) : 0;
+		if (got < 0)
+			return cuzk_fail_errno(err, errno, "%s: reading the %s count at offset %" PRIu64, name,
+					       query_names[q], at);
+		if (got != 4)
+			return cuzk_fail(err, CUZK_E_FORMAT, "%s: the %s count at offset %" PRIu64 " is past the end",
+					 name, query_names[q], at);
+		n[q] = (uint64_t)be[0] << 24 | (uint64_t)be[1] << 16 | (uint64_t)be[2] << 8 | be[3];
+		at += 4 + n[q] * (is_g2(q) ? G2U : G1U);   /* at most 2^32 · 192: no overflow */
+		if (at > size)
+			return cuzk_fail(err, CUZK_E_FORMAT, "%s: section %s (%" PRIu64 " points) runs past the end",
+					 name, query_names[q], n[q]);
+	}
+	if (at != size)
+		return cuzk_fail(err, CUZK_E_FORMAT, "%s: %" PRIu64 " unexpected bytes after the last section", name,
+				 size - at);
+	*ret = (groth16_params_counts){ n[Q_IC], n[Q_H], n[Q_L], n[Q_A], n[Q_B_G1], n[Q_B_G2] };
 	return 0;
 }
 
@@ -507,7 +540,9 @@ int groth16_vk_parse_mem(groth16_vk *ret, const uint8_t *buf, size_t len, const 
 	groth16_vk vk;
 	struct layout l;
 	memset(&l, 0, sizeof(l));
-	int rc = parse_vk_fixed(&vk, &r, err);
+	int rc = file_kind_reject(buf, len, name, "a verifying key", err);
+	if (rc == 0)
+		rc = parse_vk_fixed(&vk, &r, err);
 	if (rc == 0)
 		rc = walk_section(&l, Q_IC, &r, err);
 	if (rc == 0)
@@ -620,6 +655,10 @@ int groth16_proofs_read(groth16_proof **ret, size_t *ret_n, const char *path, cu
 	int rc = file_map_open(&m, path, err);
 	if (rc < 0)
 		return rc;
+	if ((rc = file_kind_reject(m.buf, m.len, path, "a proofs file", err)) < 0) {
+		file_map_close(&m);
+		return rc;
+	}
 	if (m.len == 0 || m.len % GROTH16_PROOF_SIZE != 0) {
 		rc = cuzk_fail(err, CUZK_E_LENGTH, "%s: %zu bytes is not a whole number of %d-byte proofs",
 			       path, m.len, GROTH16_PROOF_SIZE);

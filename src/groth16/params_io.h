@@ -80,6 +80,16 @@ int groth16_params_writer_put(groth16_params_writer *w, const void *points, size
 /* Closes (always); the first write error, or -CUZK_E_INVAL for missing points. */
 int groth16_params_writer_close(groth16_params_writer *w, cuzk_error *err);
 
+/* The counts of a parameters file, read from its section headers alone (six
+ * small preads, whatever the file's size), for listings.  The points are not
+ * looked at: a file whose counts add up to its size is not thereby valid.
+ * 0, -CUZK_E_FORMAT (a count past the end, trailing bytes: named), -CUZK_E_IO. */
+typedef struct groth16_params_counts {
+	uint64_t n_ic, n_h, n_l, n_a, n_b_g1, n_b_g2;
+} groth16_params_counts;
+int groth16_params_counts_fd(groth16_params_counts *ret, int fd, uint64_t size, const char *name,
+			     cuzk_error *err);
+
 /* Allocates one storage block for params with these counts and points every
  * array (vk.ic, h, l, a, b_g1, b_g2) into it, zero-filled; large blocks come
  * from an anonymous mmap.  For writers of params (the dev setup). */

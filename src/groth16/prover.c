@@ -4,8 +4,8 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "common/clock.h"
 #include "common/parallel.h"
 #include "groth16/fr_sample.h"
 #include "groth16/msm.h"
@@ -68,13 +68,6 @@ int groth16_check_shape(const groth16_params *p, const groth16_witness_view *w, 
 	return groth16_check_densities(p, w->num_inputs, msm_density_count(w->a_aux_density, w->num_aux),
 				       msm_density_count(w->b_input_density, w->num_inputs),
 				       msm_density_count(w->b_aux_density, w->num_aux), err);
-}
-
-double groth16_now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
 void groth16_span_add(groth16_timings *t, const char *name, const char *lane, int device, double start_ms,
@@ -204,11 +197,11 @@ static const char *const WORKER_LANE[QUERY_SIDE_BY_SIDE_MAX_THREADS] = { "cpu wo
 
 static void timed_query(struct query_job *j, enum query which, unsigned nt, const char *lane, cuzk_error *err)
 {
-	double t0 = groth16_now_ms();
+	double t0 = monotonic_ms();
 	j->rc[which] = query_sum(j, which, nt, err);
 	j->start[which] = t0;
 	j->lane[which] = lane;
-	j->ms[which] = groth16_now_ms() - t0;
+	j->ms[which] = monotonic_ms() - t0;
 }
 
 /* Whether running the query MSMs side by side keeps both threads busy: the
@@ -355,7 +348,7 @@ int groth16_prove_cpu(const groth16_params *p, const groth16_witness_view *w, co
 	int rc = groth16_check_shape(p, w, err);
 	if (rc)
 		return rc;
-	double t0 = groth16_now_ms();
+	double t0 = monotonic_ms();
 	/* ΣH and ΣL both only enter C, so where their bases lie back to back
 	 * (as groth16_params_alloc lays them out) they are one MSM: one bucket
 	 * reduction fewer, and a wider window.  The scalars are put side by
@@ -375,7 +368,7 @@ int groth16_prove_cpu(const groth16_params *p, const groth16_witness_view *w, co
 			}
 		memcpy(h + p->n_h, w->aux, w->num_aux * sizeof(fr_t));
 	}
-	double t1 = groth16_now_ms();
+	double t1 = monotonic_ms();
 	t->ntt_ms = t1 - t0;
 	groth16_span_add(t, "ntt (h)", "cpu", -1, t0, t1);
 	groth16_query_sums q;
@@ -384,9 +377,9 @@ int groth16_prove_cpu(const groth16_params *p, const groth16_witness_view *w, co
 	free(h);
 	if (rc)
 		return rc;
-	double t2 = groth16_now_ms();
+	double t2 = monotonic_ms();
 	groth16_assemble(out, &p->vk, &q, r, s);
-	double t3 = groth16_now_ms();
+	double t3 = monotonic_ms();
 	t->assemble_ms = t3 - t2;
 	groth16_span_add(t, "assemble", "cpu", -1, t2, t3);
 	t->total_ms = t3 - t0;

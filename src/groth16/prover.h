@@ -21,9 +21,8 @@ int groth16_check_dims(const groth16_params *p, size_t num_constraints, size_t n
 int groth16_check_densities(const groth16_params *p, size_t num_inputs, size_t a_aux, size_t b_in, size_t b_aux,
 			    cuzk_error *err);
 
-/* CLOCK_MONOTONIC in milliseconds: the clock of every groth16_span. */
-double groth16_now_ms(void);
-/* Appends a span to t (counted in spans_dropped when t is full). */
+/* Appends a span to t, its times from monotonic_ms() (common/clock.h), the
+ * clock of every groth16_span (counted in spans_dropped when t is full). */
 void groth16_span_add(groth16_timings *t, const char *name, const char *lane, int device, double start_ms,
 		      double end_ms);
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 /* bellperson params, VK and proof files: round trips, and each rejection
  * with its code and a message naming the section and offset. */
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -96,6 +97,33 @@ static void off_subgroup_point(uint8_t out[96])
 #define OFF_B2_COUNT (OFF_B1_COUNT + 4 + 2 * 96)
 #define FILE_LEN (OFF_B2_COUNT + 4 + 2 * 192)
 
+/* The counts from the section headers alone; a file whose counts do not
+ * add up to its size is refused, naming the section. */
+static void test_counts(const char *path, const uint8_t *file, size_t len)
+{
+	groth16_params_counts n;
+	cuzk_error err;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	REQUIRE(fd >= 0);
+	REQUIRE(groth16_params_counts_fd(&n, fd, len, "x.params", &err) == 0);
+	CHECK(n.n_ic == 2 && n.n_h == 3 && n.n_l == 4 && n.n_a == 5 && n.n_b_g1 == 2 && n.n_b_g2 == 2);
+	EXPECT_FAIL(groth16_params_counts_fd(&n, fd, len - 1, "x.params", &err), &err, CUZK_E_FORMAT,
+		    "x.params: section b_g2 (2 points) runs past the end");
+	EXPECT_FAIL(groth16_params_counts_fd(&n, fd, OFF_H_COUNT + 2, "x.params", &err), &err, CUZK_E_FORMAT,
+		    "the h count at offset");
+	close(fd);
+	uint8_t *buf = malloc(len + 100);
+	REQUIRE(buf);
+	memcpy(buf, file, len);
+	memset(buf + len, 0, 100);
+	fd = open(path, O_RDWR | O_TRUNC | O_CLOEXEC);
+	REQUIRE(fd >= 0 && write(fd, buf, len + 100) == (ssize_t)(len + 100));
+	EXPECT_FAIL(groth16_params_counts_fd(&n, fd, len + 100, "x.params", &err), &err, CUZK_E_FORMAT,
+		    "100 unexpected bytes");
+	close(fd);
+	free(buf);
+}
+
 static void test_params(const char *path)
 {
 	groth16_params p, back;
@@ -175,6 +203,7 @@ static void test_params(const char *path)
 	EXPECT_FAIL(groth16_params_parse_mem(&back, buf, len, "x.params", BLS_CHECK_NONE, &err), &err,
 		    CUZK_E_NOT_IN_SUBGROUP, "section vk: beta_g1 at offset 96");
 	CHECK(groth16_params_read(&back, "/nonexistent/x.params", BLS_CHECK_ALL, &err) == -CUZK_E_NOTFOUND);
+	test_counts(path, file, len);
 
 	/* The VK alone. */
 	groth16_vk vk, vk2;

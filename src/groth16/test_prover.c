@@ -7,9 +7,9 @@
  * tampered proof, a wrong public input and a wrong vk must fail. */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "../../tests/check.h"
+#include "common/clock.h"
 #include "groth16/gencircuit.h"
 #include "groth16/params_io.h"
 #include "groth16/prover.h"
@@ -118,13 +118,6 @@ static void chain(r1cs *cs, fr_t **ret_z, size_t rows)
 
 /* ---- checks ---- */
 
-static double now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
 static void fr_madd(fr_t *acc, const fr_t *a, const fr_t *b)
 {
 	fr_t t;
@@ -193,9 +186,9 @@ static void check_circuit(const char *name, const r1cs *cs, const fr_t *z, int t
 	cuzk_error err;
 	groth16_params p, other;
 	groth16_dev_trapdoor_insecure td;
-	double t0 = now_ms();
+	double t0 = monotonic_ms();
 	REQUIRE(groth16_dev_setup_insecure_trapdoor(&p, &td, cs, 42, &err) == 0);
-	double t1 = now_ms();
+	double t1 = monotonic_ms();
 	groth16_synth syn;
 	REQUIRE(groth16_synthesize(&syn, cs, z, nv, &err) == 0);
 	REQUIRE(groth16_synth_check(&syn, &err) == 0);
@@ -207,14 +200,14 @@ static void check_circuit(const char *name, const r1cs *cs, const fr_t *z, int t
 	groth16_seeded_rs(&r, &s, 7, 0);
 	groth16_proof pf, pf2;
 	groth16_timings tm;
-	double t2 = now_ms();
+	double t2 = monotonic_ms();
 	int rc = groth16_prove_cpu(&p, &w, &r, &s, &pf, &tm, &err);
-	double t3 = now_ms();
+	double t3 = monotonic_ms();
 	CHECK_MSG(rc == 0, "%s: prove: %s", name, err.msg);
 	const fr_t *pub = z + 1;
 	size_t npub = cs->num_inputs - 1;
 	rc = groth16_verify(&p.vk, pub, npub, &pf, &err);
-	double t4 = now_ms();
+	double t4 = monotonic_ms();
 	CHECK_MSG(rc == 0, "%s: verify: %s", name, rc ? err.msg : "");
 	if (trapdoor_check)
 		CHECK_MSG(matches_trapdoor(&pf, cs, z, &td, &r, &s), "%s: proof differs from the trapdoor's", name);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/clock.h"
 #include "groth16/prover.h"
 
 #define TRACE_NAME_MAX 64
@@ -39,7 +40,7 @@ int groth16_trace_new(groth16_trace **ret, const char *process_name, cuzk_error 
 	if (!t)
 		return cuzk_fail(err, CUZK_E_NOMEM, "trace: out of memory");
 	snprintf(t->process, sizeof(t->process), "%s", process_name);
-	t->t0_ms = groth16_now_ms();
+	t->t0_ms = monotonic_ms();
 	*ret = t;
 	return 0;
 }

@@ -192,7 +192,7 @@ int cuzk_msg_parse_status(struct cuzk_msg_status *ret, const void *buf, size_t l
 	int r = parse_fixed(&m, sizeof(m), CUZK_MSG_STATUS, buf, len, err);
 	if (r < 0)
 		return r;
-	if (m.format != CUZK_STATUS_TEXT && m.format != CUZK_STATUS_JSON)
+	if (m.format != CUZK_STATUS_TEXT && m.format != CUZK_STATUS_JSON && m.format != CUZK_STATUS_PARAMS)
 		return cuzk_fail(err, CUZK_E_PROTOCOL, "status message: unknown format %u", m.format);
 	if ((r = check_zero(&m.reserved0, sizeof(m.reserved0), "status", "reserved0", err)) < 0 ||
 	    (r = check_zero(m.reserved, sizeof(m.reserved), "status", "reserved", err)) < 0)

@@ -213,6 +213,23 @@ int cuzk_msg_parse_reply(struct cuzk_msg_reply *ret, const void *buf, size_t len
 int cuzk_msg_parse_text(struct cuzk_msg_text *ret, const void **ret_data, const void *buf,
 			size_t len, cuzk_error *err);
 
+/* A TEXT answer being reassembled (text.c): the chunks answering
+ * request_id, numbered from 0, at most CUZK_TEXT_MAX bytes in all. */
+struct cuzk_text {
+	uint64_t request_id;
+	uint32_t next_seq;
+	size_t len;
+	char *text;                 /* malloc'd, NUL-terminated; NULL before the first chunk */
+};
+void cuzk_text_init(struct cuzk_text *t, uint64_t request_id);
+/* Adds the TEXT message in buf (len bytes): 1 when it was the last chunk
+ * (t->text then holds the whole answer), 0 when more follow, or
+ * -CUZK_E_PROTOCOL (not a text message, another request's chunk, out of
+ * order, too long) / -CUZK_E_NOMEM.  The caller frees with cuzk_text_free
+ * whatever the outcome, or takes t->text. */
+int cuzk_text_add(struct cuzk_text *t, const void *buf, size_t len, cuzk_error *err);
+void cuzk_text_free(struct cuzk_text *t);
+
 /* Fills a REPLY (job_id 0: set it after for an accepted PROVE); message is
  * cut to one line of CUZK_MESSAGE_MAX - 1 bytes (newlines become spaces). */
 void cuzk_msg_reply_init(struct cuzk_msg_reply *msg, uint64_t request_id, int status,

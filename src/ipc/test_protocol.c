@@ -211,8 +211,10 @@ static void test_small_requests(void)
 	cuzk_msg_init(&s.hdr, CUZK_MSG_STATUS, sizeof(s), 3);
 	s.format = CUZK_STATUS_JSON;
 	CHECK(cuzk_msg_parse_status(&sg, &s, sizeof(s), &err) == 0 && sg.format == CUZK_STATUS_JSON);
-	s.format = 2;
-	REJECT(cuzk_msg_parse_status(&sg, &s, sizeof(s), &err), CUZK_E_PROTOCOL, "format 2");
+	s.format = CUZK_STATUS_PARAMS;
+	CHECK(cuzk_msg_parse_status(&sg, &s, sizeof(s), &err) == 0 && sg.format == CUZK_STATUS_PARAMS);
+	s.format = 3;
+	REJECT(cuzk_msg_parse_status(&sg, &s, sizeof(s), &err), CUZK_E_PROTOCOL, "format 3");
 	s.format = 0;
 	s.reserved0 = 1;
 	REJECT(cuzk_msg_parse_status(&sg, &s, sizeof(s), &err), CUZK_E_PROTOCOL, "reserved0");
@@ -287,6 +289,48 @@ static void test_reply_and_text(void)
 	REJECT(cuzk_msg_parse_text(&tg, &data, buf, sizeof(buf), &err), CUZK_E_PROTOCOL, "reserved0");
 	((struct cuzk_msg_text *)(void *)buf)->hdr.length = 30;
 	REJECT(cuzk_msg_parse_text(&tg, &data, buf, 30, &err), CUZK_E_PROTOCOL, "shorter than its");
+}
+
+/* A TEXT chunk of request id: seq, the LAST flag, and data. */
+static size_t text_chunk(uint8_t *buf, uint64_t id, uint32_t seq, int last, const char *data)
+{
+	struct cuzk_msg_text t;
+	size_t n = strlen(data);
+	memset(&t, 0, sizeof(t));
+	cuzk_msg_init(&t.hdr, CUZK_MSG_TEXT, (uint32_t)(sizeof(t) + n), id);
+	t.seq = seq;
+	t.flags = last ? CUZK_TEXT_LAST : 0;
+	t.data_len = (uint32_t)n;
+	memcpy(buf, &t, sizeof(t));
+	memcpy(buf + sizeof(t), data, n);
+	return sizeof(t) + n;
+}
+
+static void test_text_reassembly(void)
+{
+	uint8_t buf[256];
+	struct cuzk_text t;
+
+	cuzk_text_init(&t, 9);
+	CHECK(cuzk_text_add(&t, buf, text_chunk(buf, 9, 0, 0, "queue: "), &err) == 0);
+	CHECK(cuzk_text_add(&t, buf, text_chunk(buf, 9, 1, 1, "empty\n"), &err) == 1);
+	CHECK(t.text && t.len == 13 && strcmp(t.text, "queue: empty\n") == 0);
+	cuzk_text_free(&t);
+
+	cuzk_text_init(&t, 9);
+	CHECK(cuzk_text_add(&t, buf, text_chunk(buf, 9, 0, 1, ""), &err) == 1 && t.text && t.text[0] == '\0');
+	cuzk_text_free(&t);
+
+	cuzk_text_init(&t, 9);
+	CHECK(cuzk_text_add(&t, buf, text_chunk(buf, 9, 0, 0, "a"), &err) == 0);
+	REJECT(cuzk_text_add(&t, buf, text_chunk(buf, 9, 2, 1, "b"), &err), CUZK_E_PROTOCOL, "expected chunk 1");
+	REJECT(cuzk_text_add(&t, buf, text_chunk(buf, 8, 1, 1, "b"), &err), CUZK_E_PROTOCOL, "of request 8");
+	struct cuzk_msg_metrics m;
+	memset(&m, 0, sizeof(m));
+	cuzk_msg_init(&m.hdr, CUZK_MSG_METRICS, sizeof(m), 9);
+	REJECT(cuzk_text_add(&t, &m, sizeof(m), &err), CUZK_E_PROTOCOL, "expected a text message");
+	cuzk_text_free(&t);
+	CHECK(t.text == NULL && t.len == 0);
 }
 
 static int count_fds(void)
@@ -485,6 +529,7 @@ int main(void)
 	test_prove();
 	test_small_requests();
 	test_reply_and_text();
+	test_text_reassembly();
 	test_socket();
 	test_ring();
 	CHECK_DONE();

@@ -8,6 +8,8 @@
 
 #include <string.h>
 
+#include "common/file_kind.h"
+
 #define SCALAR_BYTES 32u
 
 static const char *const section_names[CUZK_SEC__COUNT] = {
@@ -75,9 +77,11 @@ static uint64_t align_up(uint64_t v)
 static int check_header(const struct cuzk_witness_header *h, uint64_t size, const char *name,
 			cuzk_error *err)
 {
-	if (memcmp(h->magic, CUZK_WITNESS_MAGIC, sizeof(h->magic)) != 0)
-		return cuzk_fail(err, CUZK_E_FORMAT, "%s: field magic at offset 0: not a cuzk witness file",
-				 name);
+	if (memcmp(h->magic, CUZK_WITNESS_MAGIC, sizeof(h->magic)) != 0) {
+		int r = file_kind_reject(h->magic, sizeof(h->magic), name, "a cuzk witness file", err);
+		return r < 0 ? r : cuzk_fail(err, CUZK_E_FORMAT, "%s: field magic at offset 0: not a cuzk witness file",
+					     name);
+	}
 	if (h->version != CUZK_WITNESS_VERSION)
 		return cuzk_fail(err, CUZK_E_VERSION,
 				 "%s: field version at offset %zu: unknown version %u (expected %u)", name,

@@ -143,21 +143,48 @@ expect 0 "its setup" "$cuzk" setup --r1cs "$w/e.r1cs" --params "$w/e.params"
 expect nonzero "params of another circuit" "$cuzk" prove --params "$w/e.params" --witness "$w/c.witness" --out "$w/x.proof"
 one_line_naming "$w/c.witness"
 
-echo "== usage errors"
-expect nonzero "unknown option" "$cuzk" prove --params "$w/c.params" --frobnicate
+echo "== a file of another kind is named for what it is"
+expect 1 "an .r1cs as --params" "$cuzk" prove --params "$w/c.r1cs" --witness "$w/c.witness" --out "$w/x.proof"
+one_line_naming "c.r1cs is a circom constraint system (.r1cs), not a parameter file (cuzk setup"
+expect 1 "a .wtns as --witness" "$cuzk" prove --params "$w/c.params" --witness "$w/c.wtns" --out "$w/x.proof"
+one_line_naming "c.wtns is a circom witness (.wtns), not a cuzk witness file (cuzk synth"
+expect 1 "a witness file as --vk" "$cuzk" verify --vk "$w/c.witness" --proof "$w/c.proof" --witness "$w/c.witness"
+one_line_naming "c.witness is a cuzk witness file, not a verifying key"
+expect 1 "public.json as --proof" "$cuzk" verify --vk "$w/c.vk" --proof "$w/js/public.json" --witness "$w/c.witness"
+one_line_naming "public.json is a JSON file, not a proofs file"
+expect 1 "the .wtns and .r1cs swapped" "$cuzk" synth --r1cs "$w/c.wtns" --wtns "$w/c.r1cs" --out "$w/x.witness"
+one_line_naming "c.wtns is a circom witness (.wtns), not a circom constraint system (.r1cs)"
+
+echo "== usage errors exit 2, everything else 1"
+expect 2 "unknown option" "$cuzk" prove --params "$w/c.params" --frobnicate
 one_line_naming "--frobnicate"
-expect nonzero "missing argument" "$cuzk" prove --params
+expect 2 "missing argument" "$cuzk" prove --params
 one_line_naming "--params"
-expect nonzero "missing required option" "$cuzk" prove --params "$w/c.params" --out "$w/x.proof"
+expect 2 "missing required option" "$cuzk" prove --params "$w/c.params" --out "$w/x.proof"
 one_line_naming "--witness"
-expect nonzero "unknown command" "$cuzk" frobnicate
+expect 2 "unknown command" "$cuzk" frobnicate
 one_line_naming "frobnicate"
-expect nonzero "bad number" "$cuzk" gen-circuit --log-constraints ten --r1cs "$w/x.r1cs" --wtns "$w/x.wtns"
+expect 2 "bad number" "$cuzk" gen-circuit --log-constraints ten --r1cs "$w/x.r1cs" --wtns "$w/x.wtns"
 one_line_naming "ten"
-expect nonzero "unknown backend" "$cuzk" prove --params "$w/c.params" --witness "$w/c.witness" --out "$w/x.proof" --backend tpu
+expect 2 "unknown backend" "$cuzk" prove --params "$w/c.params" --witness "$w/c.witness" --out "$w/x.proof" --backend tpu
 one_line_naming "tpu"
+expect 2 "verify with both --witness and --public" "$cuzk" verify --vk "$w/c.vk" --proof "$w/c.proof" \
+	--witness "$w/c.witness" --public "$w/js/public.json"
+expect 1 "a missing file is not a usage error" "$cuzk" prove --params "$w/nope.params" --witness "$w/c.witness" --out "$w/x.proof"
+expect 1 "neither is a wrong proof" "$cuzk" verify --vk "$w/c.vk" --proof "$w/bad.proof" --witness "$w/c.witness"
 
 echo "== the GPU backend"
+# Without --backend, prove takes the GPU when a CUDA device is usable (as
+# cuzkd's backend = auto does), else the CPU.
+gpu_usable=no
+grep -q '^#define CUZK_HAVE_CUDA 1' config.h 2>/dev/null && nvidia-smi -L 2>/dev/null | grep -q '^GPU' && gpu_usable=yes
+expect 0 "prove without --backend" "$cuzk" prove --params "$w/c.params" --witness "$w/c.witness" --out "$w/a.proof" --seed 5
+if [ $gpu_usable = yes ]; then want="gpu backend"; else want="cpu backend"; fi
+grep -q "($want" "$work/out" && pass "  on the $want" || fail "  not on the $want"
+expect 0 "  and with --backend cpu" "$cuzk" prove --params "$w/c.params" --witness "$w/c.witness" --out "$w/a-cpu.proof" \
+	--seed 5 --backend cpu
+cmp -s "$w/a.proof" "$w/a-cpu.proof" && pass "  the same proof" || fail "  a different proof"
+expect 0 "--backend auto" "$cuzk" prove --params "$w/c.params" --witness "$w/c.witness" --out "$w/a.proof" --backend auto
 if ! grep -q '^#define CUZK_HAVE_CUDA 1' config.h 2>/dev/null; then
 	expect nonzero "--backend gpu without the GPU backend" \
 		"$cuzk" prove --params "$w/c.params" --witness "$w/c.witness" --out "$w/x.proof" --backend gpu

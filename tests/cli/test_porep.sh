@@ -30,8 +30,12 @@ expect 0 "its setup from the .r1cs" "$cuzk" setup --r1cs "$w/p.r1cs" --seed 4 --
 cmp -s "$w/p.params" "$w/r.params" && pass "  the same parameters" || fail "  parameters differ"
 expect 0 "synth from the .r1cs" "$cuzk" synth --r1cs "$w/p.r1cs" --wtns "$w/p.wtns" --out "$w/r.witness"
 cmp -s "$w/p.witness" "$w/r.witness" && pass "  the same witness file" || fail "  witness files differ"
-expect nonzero "setup with both --r1cs and --log-constraints" "$cuzk" setup --r1cs "$w/p.r1cs" --log-constraints 12 \
+expect 2 "setup with both --r1cs and --log-constraints" "$cuzk" setup --r1cs "$w/p.r1cs" --log-constraints 12 \
 	--params "$w/x.params"
+expect 2 "setup --shape unknown" "$cuzk" setup --shape tall --log-constraints 12 --params "$w/x.params"
+expect 2 "gen-circuit --shape unknown" "$cuzk" gen-circuit --shape tall --log-constraints 12 --witness "$w/x.witness"
+expect 2 "setup --backend unknown" "$cuzk" setup --shape porep --log-constraints 12 --params "$w/x.params" \
+	--backend tpu
 expect nonzero "setup --shape porep too small for 328 inputs" "$cuzk" setup --shape porep --log-constraints 8 \
 	--params "$w/x.params"
 grep -q "328 inputs" "$work/err" && pass "  names the 328 inputs" || fail "  does not name the 328 inputs"

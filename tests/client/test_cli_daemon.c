@@ -1,13 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 /* The daemon commands of the cuzk CLI, in the exact forms scripts rely on
  * (issue 3), against a real cuzkd:
- *   cuzk submit --socket PATH --srs NAME --witness W.witness --out P.proof [--priority P] [--seed N]
- *   cuzk status --socket PATH [--json]
- *   cuzk metrics --socket PATH
- *   cuzk cancel --socket PATH --request ID */
+ *   cuzk submit [--socket PATH] --srs NAME --witness W.witness --out P.proof [--priority P] [--seed N]
+ *   cuzk submit [--socket PATH] --kind KIND ...
+ *   cuzk status [--socket PATH] [--json]
+ *   cuzk metrics [--socket PATH]
+ *   cuzk cancel [--socket PATH] --request ID
+ *   cuzk params list [--socket PATH] [--tsv]
+ * (without --socket: $CUZK_SOCKET, else /run/cuzk/cuzkd.sock). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -70,24 +75,88 @@ int main(void)
 	CHECK_MSG(read_file(cmd, again, sizeof(again)) == CUZK_PROOF_BYTES &&
 		  memcmp(again, bytes, CUZK_PROOF_BYTES) == 0, "--seed does not make the proof reproducible");
 
-	/* The daemon's error line, and a non-zero exit. */
+	/* The daemon's error line, and exit 1 (not a usage error), whether the
+	 * name is unknown or malformed.  An unknown one says where the daemon
+	 * looked and what it has there. */
 	snprintf(cmd, sizeof(cmd), "%s submit --socket %s --srs nope.params --witness %s --out %s.3", CUZK_BIN,
 		 env.socket, wit, proof);
-	CHECK(run(cmd) == 1 && strstr(out, "unknown SRS 'nope.params'"));
+	CHECK(run(cmd) == 1 && strstr(out, "unknown SRS 'nope.params'") && strstr(out, env.srs_dir) &&
+	      strstr(out, c.name));
+	snprintf(cmd, sizeof(cmd), "%s submit --socket %s --srs ../%s --witness %s --out %s.3", CUZK_BIN,
+		 env.socket, c.name, wit, proof);
+	CHECK(run(cmd) == 1 && strstr(out, "SRS name '../"));
 	snprintf(cmd, sizeof(cmd), "%s submit --socket %s --srs %s --witness %s --out %s.3 --priority urgent",
 		 CUZK_BIN, env.socket, c.name, wit, proof);
 	CHECK(run(cmd) == 2 && strstr(out, "--priority"));
 
+	/* A proof kind for --srs, and the listing that shows it loaded. */
+	char kind_file[800], small[600];
+	snprintf(small, sizeof(small), "%s/%s", env.srs_dir, c.name);
+	snprintf(kind_file, sizeof(kind_file), "%s/%s", env.srs_dir, cuzk_kind_params("winning-post-32g"));
+	REQUIRE(link(small, kind_file) == 0);
+	snprintf(cmd, sizeof(cmd), "%s submit --socket %s --kind winning-post-32g --witness %s --out %s.4 --priority critical",
+		 CUZK_BIN, env.socket, wit, proof);
+	CHECK(run(cmd) == 0);
+	snprintf(cmd, sizeof(cmd), "%s.4", proof);
+	CHECK(read_file(cmd, bytes, sizeof(bytes)) == CUZK_PROOF_BYTES && tcircuit_verify(&c, bytes) == 0);
+	snprintf(cmd, sizeof(cmd), "%s submit --socket %s --kind winning-post-16g --witness %s --out %s.5", CUZK_BIN,
+		 env.socket, wit, proof);
+	CHECK(run(cmd) == 2 && strstr(out, "--kind 'winning-post-16g': expected porep-32g"));
+	snprintf(cmd, sizeof(cmd), "%s submit --socket %s --kind snap-32g --srs %s --witness %s --out %s.5", CUZK_BIN,
+		 env.socket, c.name, wit, proof);
+	CHECK(run(cmd) == 2 && strstr(out, "give one of them"));
+	snprintf(cmd, sizeof(cmd), "%s params list --socket %s", CUZK_BIN, env.socket);
+	CHECK(run(cmd) == 0 && strstr(out, "KIND ") && strstr(out, "winning-post-32g  2^8 ") &&
+	      strstr(out, "snap-64g ") && strstr(out, " absent "));
+	char *wline = strstr(out, "winning-post-32g");
+	CHECK(wline && strstr(wline, " loaded ") && strstr(wline, "KiB"));
+	snprintf(cmd, sizeof(cmd), "%s params list --socket %s --tsv", CUZK_BIN, env.socket);
+	CHECK(run(cmd) == 0 && strncmp(out, "kind\tname\tdir\tbytes\tdomain\tinputs\taux\tstate\n", 44) == 0);
+	snprintf(cmd, sizeof(cmd), "%s params --socket %s", CUZK_BIN, env.socket);
+	CHECK(run(cmd) == 2 && strstr(out, "cuzk params list"));
+
 	snprintf(cmd, sizeof(cmd), "%s status --socket %s", CUZK_BIN, env.socket);
 	CHECK(run(cmd) == 0 && strstr(out, "queue:"));
+	/* Sizes as cuzkd.conf writes them (the default cache_budget), not in
+	 * bytes; two entries: small.params and the kind's file. */
+	CHECK_MSG(strstr(out, "srs cache: 2 entries (0 loading), ") && strstr(out, "K of 128G,") &&
+		  strstr(out, " in use, ") && !strstr(out, "bytes"), "status prints raw byte counts");
 	snprintf(cmd, sizeof(cmd), "%s status --socket %s --json", CUZK_BIN, env.socket);
-	CHECK(run(cmd) == 0 && out[0] == '{' && strstr(out, "\"proofs_ok\":2"));
+	CHECK(run(cmd) == 0 && out[0] == '{' && strstr(out, "\"proofs_ok\":3"));
 	snprintf(cmd, sizeof(cmd), "%s metrics --socket %s", CUZK_BIN, env.socket);
 	CHECK(run(cmd) == 0 && strstr(out, "# TYPE cuzk_proofs_total counter"));
 	snprintf(cmd, sizeof(cmd), "%s cancel --socket %s --request 424242", CUZK_BIN, env.socket);
 	CHECK(run(cmd) == 1 && strstr(out, "no job 424242"));
-	snprintf(cmd, sizeof(cmd), "%s status --socket %s/absent.sock", CUZK_BIN, env.dir);
+	/* Without --socket: $CUZK_SOCKET, and the cancel hint then needs none. */
+	snprintf(cmd, sizeof(cmd), "CUZK_SOCKET=%s %s status", env.socket, CUZK_BIN);
+	CHECK(run(cmd) == 0 && strstr(out, "queue:"));
+	snprintf(cmd, sizeof(cmd), "CUZK_SOCKET=%s %s submit --srs %s --witness %s --out %s.4", env.socket, CUZK_BIN,
+		 c.name, wit, proof);
+	CHECK(run(cmd) == 0 && strstr(out, "cancel with: cuzk cancel --request"));
+	snprintf(cmd, sizeof(cmd), "CUZK_SOCKET=%s %s params list", env.socket, CUZK_BIN);
+	CHECK(run(cmd) == 0 && strstr(out, "winning-post-32g  2^8 "));
+	snprintf(cmd, sizeof(cmd), "CUZK_SOCKET=%s/absent.sock %s metrics", env.dir, CUZK_BIN);
 	CHECK(run(cmd) == 1 && strstr(out, "absent.sock"));
+	/* No daemon there: say so, and how to start one. */
+	snprintf(cmd, sizeof(cmd), "%s status --socket %s/absent.sock", CUZK_BIN, env.dir);
+	CHECK(run(cmd) == 1 && strstr(out, "cuzkd is not listening on") && strstr(out, "absent.sock") &&
+	      strstr(out, "start one there with 'cuzkd --socket"));
+	CHECK_MSG(strchr(out, '\n') == strrchr(out, '\n'), "the error is not one line");
+	if (access(CUZK_DEFAULT_SOCKET, F_OK) != 0) {
+		snprintf(cmd, sizeof(cmd), "env -u CUZK_SOCKET %s status", CUZK_BIN);
+		CHECK(run(cmd) == 1 && strstr(out, "not listening on " CUZK_DEFAULT_SOCKET) &&
+		      strstr(out, "systemctl start cuzkd.socket"));
+	}
+	/* A socket file nobody listens on (a daemon killed before it could remove it). */
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	REQUIRE(snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/stale.sock", env.dir) < (int)sizeof(sa.sun_path));
+	const char *stale = sa.sun_path;
+	int sfd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	REQUIRE(sfd >= 0 && bind(sfd, (struct sockaddr *)&sa, sizeof(sa)) == 0);
+	close(sfd);
+	snprintf(cmd, sizeof(cmd), "%s cancel --socket %s --request 1", CUZK_BIN, stale);
+	CHECK(run(cmd) == 1 && strstr(out, "cuzkd is not listening on") && strstr(out, "Connection refused"));
+	unlink(stale);
 
 	int st = td_daemon_stop(&env, SIGTERM);
 	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);

@@ -180,6 +180,31 @@ int main(void)
 	REQUIRE(cuzk_daemon_status(cl, CUZK_STATUS_JSON, &text, &len, &err) == 0);
 	CHECK(strlen(text) == len && strstr(text, "\"backend\":\"cpu\""));
 	free(text);
+	REQUIRE(cuzk_daemon_status(cl, CUZK_STATUS_PARAMS, &text, &len, &err) == 0);
+	CHECK(strncmp(text, "kind\tname\t", 10) == 0 && strstr(text, "\tsmall.params\t") &&
+	      strstr(text, "porep-32g\tv28-stacked-proof-of-replication-"));
+	free(text);
+	CHECK(cuzk_daemon_status(cl, (enum cuzk_status_format)3, &text, &len, &err) == -CUZK_E_INVAL);
+
+	/* Kinds, and a wait that another fd interrupts. */
+	CHECK(strcmp(cuzk_kind_params("winning-post-32g"),
+		     "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-8-0-"
+		     "559e581f022bb4e4ec6e719e563bf0e026ad6de42e56c18714a2c692b1b88d7e.params") == 0);
+	CHECK(cuzk_kind_params("porep-16g") == NULL && cuzk_kind_params(NULL) == NULL);
+	int wake[2];
+	REQUIRE(pipe(wake) == 0);
+	CHECK(cuzk_wait_fd(cl, &done, 0, wake[0], &err) == 0);
+	CHECK(write(wake[1], "x", 1) == 1);
+	CHECK(cuzk_wait_fd(cl, &done, -1, wake[0], &err) == -CUZK_E_CANCELLED && strstr(err.msg, "interrupted"));
+	close(wake[0]);
+	close(wake[1]);
+	CHECK(cuzk_wait_fd(cl, &done, -1, wake[0], &err) == -CUZK_E_INVAL);
+	/* A completion that is there wins over the wake-up. */
+	REQUIRE(pipe(wake) == 0);
+	REQUIRE(cuzk_submit(cl, b, &req, &id, NULL, &err) == 0);
+	CHECK(cuzk_wait_fd(cl, &done, TD_TIMEOUT_MS, -1, &err) == 1 && done.request_id == id && done.status == 0);
+	close(wake[0]);
+	close(wake[1]);
 
 	/* Leaving with a proof in flight disturbs nobody. */
 	req.srs = c.name;

@@ -20,17 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "tests/daemon/harness.h"
-
-static double now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 enum pages { PAGES_4K, PAGES_THP, PAGES_HUGETLB };
 
@@ -72,9 +65,9 @@ static int big_witness(unsigned mib, enum pages pages, uint64_t *ret_size, doubl
 		exit(1);
 	}
 	/* Touch every page, as a client writing its witness would. */
-	t0 = now_ms();
+	t0 = monotonic_ms();
 	memset(map, 0, size);
-	*ret_write_ms = now_ms() - t0;
+	*ret_write_ms = monotonic_ms() - t0;
 	cuzk_witness_write_header(map, &d);
 	munmap(map, size);
 	if (fcntl(fd, F_ADD_SEALS, TD_SEALS_OK) < 0) {
@@ -129,17 +122,17 @@ int main(int argc, char **argv)
 	printf("%5s %10s %10s %10s %12s %12s\n", "round", "accept_ms", "check_ms", "queue_ms", "register_ms",
 	       "ipc_other_ms");
 	for (unsigned r = 1; r <= rounds; r++) {
-		double t0 = now_ms(), t1, t2;
+		double t0 = monotonic_ms(), t1, t2;
 		if (tc_submit(&cl, r, c.name, CUZK_PRIORITY_CRITICAL, fd, &rep) != 0) {
 			fprintf(stderr, "round %u rejected: %s\n", r, rep.message);
 			return 1;
 		}
-		t1 = now_ms();
+		t1 = monotonic_ms();
 		if (tc_wait(&cl, &rec, NULL, TD_TIMEOUT_MS) || rec.status != CUZK_E_MISMATCH) {
 			fprintf(stderr, "round %u: unexpected completion %u %s\n", r, rec.status, rec.message);
 			return 1;
 		}
-		t2 = now_ms();
+		t2 = monotonic_ms();
 		printf("%5u %10.3f %10.3f %10.3f %12.3f %12.3f\n", r, t1 - t0, rec.phase_ns[CUZK_PHASE_CHECK] / 1e6,
 		       rec.phase_ns[CUZK_PHASE_QUEUE] / 1e6, rec.phase_ns[CUZK_PHASE_REGISTER] / 1e6,
 		       (t2 - t0) - rec.phase_ns[CUZK_PHASE_TOTAL] / 1e6);

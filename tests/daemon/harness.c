@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "groth16/gencircuit.h"
 #include "groth16/params_io.h"
 #include "groth16/setup.h"
@@ -688,47 +689,43 @@ int tc_wait(struct tclient *c, struct cuzk_ring_rec *rec, uint8_t *proofs, int t
 	}
 }
 
-char *tc_text(struct tclient *c, int metrics, int json)
+/* The TEXT chunks answering tag 77, put together (cuzk_text_add). */
+static char *recv_text(struct tclient *c)
 {
 	uint8_t buf[CUZK_MSG_MAX];
-	char *text = NULL;
-	size_t len = 0;
+	struct cuzk_text t;
+	int r;
 
-	if (metrics) {
-		struct cuzk_msg_metrics m;
-		memset(&m, 0, sizeof(m));
-		cuzk_msg_init(&m.hdr, CUZK_MSG_METRICS, sizeof(m), 77);
-		if (tc_send(c, &m, sizeof(m), NULL, 0))
-			return NULL;
-	} else {
-		struct cuzk_msg_status m;
-		memset(&m, 0, sizeof(m));
-		cuzk_msg_init(&m.hdr, CUZK_MSG_STATUS, sizeof(m), 77);
-		m.format = json ? CUZK_STATUS_JSON : CUZK_STATUS_TEXT;
-		if (tc_send(c, &m, sizeof(m), NULL, 0))
-			return NULL;
-	}
-	for (;;) {
-		struct cuzk_msg_text t;
-		const void *data;
+	cuzk_text_init(&t, 77);
+	do {
 		ssize_t n = tc_recv(c, buf, sizeof(buf), TD_TIMEOUT_MS);
-		char *grown;
-		if (n <= 0 || cuzk_msg_parse_text(&t, &data, buf, (size_t)n, NULL)) {
-			free(text);
-			return NULL;
-		}
-		grown = realloc(text, len + t.data_len + 1);
-		if (!grown) {
-			free(text);
-			return NULL;
-		}
-		text = grown;
-		memcpy(text + len, data, t.data_len);
-		len += t.data_len;
-		text[len] = '\0';
-		if (t.flags & CUZK_TEXT_LAST)
-			return text;
+		r = n > 0 ? cuzk_text_add(&t, buf, (size_t)n, NULL) : -1;
+	} while (r == 0);
+	if (r < 0) {
+		cuzk_text_free(&t);
+		return NULL;
 	}
+	return t.text;
+}
+
+char *tc_status(struct tclient *c, enum cuzk_status_format format)
+{
+	struct cuzk_msg_status m;
+	memset(&m, 0, sizeof(m));
+	cuzk_msg_init(&m.hdr, CUZK_MSG_STATUS, sizeof(m), 77);
+	m.format = (uint32_t)format;
+	return tc_send(c, &m, sizeof(m), NULL, 0) ? NULL : recv_text(c);
+}
+
+char *tc_text(struct tclient *c, int metrics, int json)
+{
+	struct cuzk_msg_metrics m;
+
+	if (!metrics)
+		return tc_status(c, json ? CUZK_STATUS_JSON : CUZK_STATUS_TEXT);
+	memset(&m, 0, sizeof(m));
+	cuzk_msg_init(&m.hdr, CUZK_MSG_METRICS, sizeof(m), 77);
+	return tc_send(c, &m, sizeof(m), NULL, 0) ? NULL : recv_text(c);
 }
 
 double tc_metric(const char *text, const char *name)
@@ -744,9 +741,8 @@ double tc_metric(const char *text, const char *name)
 
 int tc_wait_status(struct tclient *c, const char *need1, const char *need2)
 {
-	struct timespec t0, t;
+	const uint64_t t0 = monotonic_ns();
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (;;) {
 		char *text = tc_text(c, 0, 1);
 		int done = text && strstr(text, need1) && (!need2 || strstr(text, need2));
@@ -755,8 +751,7 @@ int tc_wait_status(struct tclient *c, const char *need1, const char *need2)
 			return -1;
 		if (done)
 			return 0;
-		clock_gettime(CLOCK_MONOTONIC, &t);
-		if ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 > TD_TIMEOUT_MS) {
+		if ((monotonic_ns() - t0) / 1000000 > TD_TIMEOUT_MS) {
 			fprintf(stderr, "tc_wait_status: the status never showed %s%s%s\n", need1, need2 ? " and " : "",
 				need2 ? need2 : "");
 			return -1;

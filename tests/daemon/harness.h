@@ -140,6 +140,8 @@ int tc_submit(struct tclient *c, uint64_t request_id, const char *srs, unsigned 
 int tc_wait(struct tclient *c, struct cuzk_ring_rec *rec, uint8_t *proofs, int timeout_ms);
 /* STATUS or METRICS text (malloc'd), or NULL. */
 char *tc_text(struct tclient *c, int metrics, int json);
+/* STATUS text in any format (PARAMS too; malloc'd), or NULL. */
+char *tc_status(struct tclient *c, enum cuzk_status_format format);
 /* The value of a Prometheus sample line "name value" (exact name with
  * labels), or -1. */
 double tc_metric(const char *text, const char *name);

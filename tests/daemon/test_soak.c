@@ -30,9 +30,9 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "tests/check.h"
 #include "tests/daemon/harness.h"
 
@@ -41,13 +41,6 @@ enum { HONEST = 2, MAX_SAMPLES = 100000, HOGS = 2, GREEDY_UID = 65534 };
 static struct td_env env;
 static struct tcircuit small, slow;
 static atomic_int stop;
-
-static double now_ms(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
-}
 
 /* ---- honest clients ---- */
 
@@ -73,7 +66,7 @@ static void *honest_main(void *p)
 		return NULL;
 	}
 	while (!atomic_load(&stop) && h->n < MAX_SAMPLES) {
-		double t0 = now_ms();
+		double t0 = monotonic_ms();
 		if (tc_submit(&cl, ++id, small.name, CUZK_PRIORITY_HIGH, fd, &rep) != 0 ||
 		    tc_wait(&cl, &rec, proof, TD_TIMEOUT_MS) || rec.status != 0 || tcircuit_verify(&small, proof)) {
 			fprintf(stderr, "honest request %llu failed: %s %s\n", (unsigned long long)id, rep.message,
@@ -81,7 +74,7 @@ static void *honest_main(void *p)
 			h->bad++;
 			break;
 		}
-		h->lat[h->n++] = now_ms() - t0;
+		h->lat[h->n++] = monotonic_ms() - t0;
 	}
 	tc_close(&cl);
 	close(fd);
@@ -113,7 +106,7 @@ static struct figures honest_phase(double seconds, void (*during)(void), void (*
 		h[i] = (struct honest){ .lat = all + i * MAX_SAMPLES };
 		REQUIRE(pthread_create(&h[i].th, NULL, honest_main, &h[i]) == 0);
 	}
-	for (double end = now_ms() + seconds * 1e3; now_ms() < end;) {
+	for (double end = monotonic_ms() + seconds * 1e3; monotonic_ms() < end;) {
 		struct pollfd none = { .fd = -1 };
 		poll(&none, 1, 100);   /* the phase's length; nothing waits on it */
 	}

@@ -42,7 +42,7 @@ static void check_all(const uint8_t *buf, size_t len)
 	}
 	if (cuzk_msg_parse_cancel(&cancel, buf, len, &err) == 0 && cancel.scope >= CUZK_CANCEL__COUNT)
 		abort();
-	if (cuzk_msg_parse_status(&status, buf, len, &err) == 0 && status.format > CUZK_STATUS_JSON)
+	if (cuzk_msg_parse_status(&status, buf, len, &err) == 0 && status.format > CUZK_STATUS_PARAMS)
 		abort();
 	(void)cuzk_msg_parse_metrics(&metrics, buf, len, &err);
 	if (cuzk_msg_parse_reply(&reply, buf, len, &err) == 0 &&

@@ -33,6 +33,14 @@ cuzk gen-circuit --log-constraints 16 --inputs 3 --r1cs big.r1cs --wtns big.wtns
 cuzk setup --r1cs big.r1cs --params "$params/big.params" --seed 8 &&
 cuzk synth --r1cs big.r1cs --wtns big.wtns --out big.witness || { bad "preparing circuits"; exit 1; }
 chmod 0644 "$params"/*.params
+# Filecoin's directory, served in place (it must exist before the service
+# starts): demo's parameters under WinningPoSt's file name, a symlink into
+# the other parameter directory (allowed) and one out of both (refused).
+fil=/var/tmp/filecoin-proof-parameters
+winning=v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-8-0-559e581f022bb4e4ec6e719e563bf0e026ad6de42e56c18714a2c692b1b88d7e.params
+mkdir -p -m 0755 $fil && cp "$params/demo.params" "$fil/$winning" && chmod 0644 "$fil/$winning" &&
+ln -sf "$params/big.params" "$fil/big-linked.params" && ln -sf /etc/hostname "$fil/escape.params" ||
+	{ bad "preparing $fil"; exit 1; }
 
 # 1. After boot: the socket listens, the service is not running.
 check "cuzkd.socket is active after boot" test "$(systemctl is-active cuzkd.socket)" = active
@@ -53,6 +61,20 @@ check "daemon runs as user cuzk under its sandbox" test "$(ps -o user= -p "$pid"
 # 3. STATUS= shows up in systemctl status.
 systemctl status --no-pager cuzkd.service | sed -n '1,12p'
 check "systemctl status shows the STATUS= line" bash -c "systemctl status --no-pager cuzkd.service | grep -q 'Status: \"'"
+
+# 3b. Parameters in place in /var/tmp/filecoin-proof-parameters, by kind.
+if timeout 300 cuzk submit --socket $sock --kind winning-post-32g --witness small.witness --out kind.proof; then
+	check "a kind served from $fil verifies" cuzk verify --params "$params/demo.params" --proof kind.proof --witness small.witness
+else
+	bad "a kind served from $fil"
+fi
+cuzk params list --socket $sock | sed 's/^/# /'
+check "params list: the kind, loaded, from $fil" bash -c "cuzk params list --socket $sock | grep -E '^winning-post-32g .* loaded +$fil/'"
+check "params list: a symlink into /var/lib/cuzk/params is served" bash -c "cuzk params list --socket $sock | grep -E ' available +$fil/big-linked.params'"
+check "a symlink out of the parameter directories is refused" bash -c "cuzk submit --socket $sock --srs escape.params --witness small.witness --out x.proof 2>&1 | grep -q 'outside srs_dir'"
+pid=$(systemctl show -p MainPID --value cuzkd.service)
+check "$fil is mounted read-only in the service's namespace" bash -c "grep ' $fil ' /proc/$pid/mountinfo | grep -qE ' ro[, ]'"
+check "the rest of the host's /var/tmp stays hidden" bash -c "touch /var/tmp/host-only && ! nsenter -t $pid -m test -e /var/tmp/host-only"
 
 # 4. Journal records carry the per-worker fields.
 journal_has_fields() {
