@@ -69,30 +69,6 @@ CUZK_UNROLL
 		r[j] = borrow ? t[j] : d[j];
 }
 
-// One round of Montgomery reduction on the 13-limb window t[0..12]:
-// t = (t + m·p) / 2^32 with m = t[0]·PINV, so that t[0] cancels.
-// With t < 2^416 - 2^32·p on entry nothing is lost.
-CUZK_HD void redc_round(uint32_t t[13])
-{
-	uint32_t m = t[0] * PINV;
-	carry_chain lo;
-	t[0] = lo.mad_lo_cc(m, P(0), t[0]);
-CUZK_UNROLL
-	for (int j = 1; j < 12; j++)
-		t[j] = lo.madc_lo_cc(m, P(j), t[j]);
-	t[12] = lo.addc(t[12], 0);
-	carry_chain hi;
-	t[1] = hi.mad_hi_cc(m, P(0), t[1]);
-CUZK_UNROLL
-	for (int j = 1; j < 11; j++)
-		t[j + 1] = hi.madc_hi_cc(m, P(j), t[j + 1]);
-	t[12] = hi.madc_hi(m, P(11), t[12]);
-CUZK_UNROLL
-	for (int j = 0; j < 12; j++)
-		t[j] = t[j + 1];
-	t[12] = 0;
-}
-
 
 // acc[0..11] += Σ_k x(k)·y·2^(64k), k < 6: six products on disjoint limb
 // pairs, so one carry chain of mad.lo/madc.hi; CARRY_OUT: its carry goes
@@ -249,43 +225,11 @@ CUZK_HD fp_t neg(const fp_t &a) { return sub(fp_zero(), a); }
 // -a when flag, else a.
 CUZK_HD fp_t cneg(const fp_t &a, bool flag) { return flag ? neg(a) : a; }
 
-// a·b·2^-384 mod p by CIOS: per limb of b, t += a·b[i] in two chains (the low
-// halves, then the high halves one limb up), then one reduction round.
-// t < 2p between rounds, so the 13-limb window always suffices.  Each chain
-// depends on the one before: mul (below) is the faster form on the GPU; this
-// one stays as its reference in the tests.
-CUZK_HD fp_t mul_cios(const fp_t &a, const fp_t &b)
-{
-	uint32_t t[13];
-CUZK_UNROLL
-	for (int j = 0; j < 13; j++)
-		t[j] = 0;
-CUZK_UNROLL
-	for (int i = 0; i < 12; i++) {
-		const uint32_t bi = b.v[i];
-		carry_chain lo;
-		t[0] = lo.mad_lo_cc(a.v[0], bi, t[0]);
-CUZK_UNROLL
-		for (int j = 1; j < 12; j++)
-			t[j] = lo.madc_lo_cc(a.v[j], bi, t[j]);
-		t[12] = lo.addc(t[12], 0);
-		carry_chain hi;
-		t[1] = hi.mad_hi_cc(a.v[0], bi, t[1]);
-CUZK_UNROLL
-		for (int j = 1; j < 11; j++)
-			t[j + 1] = hi.madc_hi_cc(a.v[j], bi, t[j + 1]);
-		t[12] = hi.madc_hi(a.v[11], bi, t[12]);
-		fp_detail::redc_round(t);
-	}
-	fp_t r;
-	fp_detail::reduce_once(r.v, t);
-	return r;
-}
-
-// a·b·2^-384 mod p like mul_cios, with two independent carry chains per step
-// instead of one dependent pair, so that the scheduler can overlap them
-// (H200, G1 MSM 2^26 with the product out of line: 711 ms with mul_cios,
-// 566 ms with this).
+// a·b·2^-384 mod p.  CIOS (per limb of b, t += a·b[i] in a lo chain and a
+// hi chain one limb up, then a reduction round) makes every chain depend on
+// the one before; here each step has two independent chains, so that the
+// scheduler can overlap them (H200, G1 MSM 2^26 with the product out of
+// line: 711 ms with CIOS, 566 ms with this).
 // Products a[j]·b[i] with j even land on limbs (j, j+1), disjoint from each
 // other, and so do those with j odd: the even ones accumulate in E, the odd
 // ones in O, and the running value is T = E + O + c, with c (0..2) the carry
@@ -376,36 +320,6 @@ CUZK_UNROLL
 }
 } // namespace fp_detail
 
-// a^2: the 66 cross products once, doubled, plus the diagonal (154 + 48
-// multiply-adds instead of 288), then Montgomery reduction of the low half
-// with the high half added at the end:
-// REDC(lo + 2^384·hi) = (lo + m·p)/2^384 + hi, which is <= p + p/8 < 2p.
-// The reduction's rounds are single dependent chains: sqr (below) does them
-// in two; this one stays as its reference in the tests.
-CUZK_HD fp_t sqr_sos(const fp_t &a)
-{
-	uint32_t T[24];
-	fp_detail::square_wide(T, a);
-	uint32_t t[13];
-CUZK_UNROLL
-	for (int j = 0; j < 12; j++)
-		t[j] = T[j];
-	t[12] = 0;
-CUZK_UNROLL
-	for (int i = 0; i < 12; i++)
-		fp_detail::redc_round(t);
-	uint32_t s[12];
-	carry_chain c;
-	s[0] = c.add_cc(t[0], T[12]);
-CUZK_UNROLL
-	for (int j = 1; j < 11; j++)
-		s[j] = c.addc_cc(t[j], T[12 + j]);
-	s[11] = c.addc(t[11], T[23]);
-	fp_t r;
-	fp_detail::reduce_once(r.v, s);
-	return r;
-}
-
 // The product's low half T[0..11] reduced Montgomery style in the two-chain
 // form of mul (m·p's even limbs into E, odd into O, T = E + O + c), then the
 // high half added: REDC(lo + 2^384·hi) = (lo + m·p)/2^384 + hi < 2p.
@@ -424,7 +338,8 @@ CUZK_UNROLL
 	fp_detail::dual_finish<true>(r, E, O, c, hi);
 }
 
-// a^2: sqr_sos's products, reduced by redc_dual_add.
+// a^2: the 66 cross products once, doubled, plus the diagonal (154 + 48
+// multiply-adds instead of 288), reduced by redc_dual_add.
 CUZK_HD fp_t sqr(const fp_t &a)
 {
 	uint32_t T[24];
