@@ -10,7 +10,7 @@ import (
 	"math/big"
 	"time"
 
-	"cuzk.local/cuzk"
+	"cuzk.dev/cuzk"
 )
 
 // A scheduler's proving task (Curio's, say): one buffer reused for every

@@ -1,4 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-module cuzk.local/cuzk
+module cuzk.dev/cuzk
 
 go 1.19
