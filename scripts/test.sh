@@ -101,6 +101,8 @@ fi
 if [[ $skip != *" distcheck "* ]]; then
 	log "make distcheck"
 	step distcheck bash -c "cd '$work/main' && make -j$jobs distcheck DISTCHECK_CONFIGURE_FLAGS='--without-cuda' >distcheck.out 2>&1 || { tail -n 60 distcheck.out; exit 1; }"
+	# a failed distcheck leaves its tree: the failed tests' own logs say why
+	[ -d "$work/main/cuzk-0.1.0" ] && show_failures "$work/main/cuzk-0.1.0"
 fi
 
 if [[ $skip != *" systemd "* ]]; then

@@ -17,7 +17,7 @@ export GOCACHE=$work/gocache GOPATH=$work/gopath GOFLAGS=-mod=mod GOPROXY=off GO
 	GO111MODULE=on CGO_ENABLED=1 CGO_CFLAGS="-I$(cd "$srcdir/include" && pwd)" CGO_LDFLAGS="-L$libdir" \
 	LD_LIBRARY_PATH=$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
 	CUZK_BIN=$top/src/cli/cuzk CUZKD_BIN=$top/src/daemon/cuzkd \
-	CUZK_FIXTURES=$(cd "$srcdir/tests/bindings/fixtures" && pwd) CUZK_TEST_TMP=$work/tmp
+	CUZK_FIXTURES=$(cd "$srcdir/tests/bindings/fixtures" && pwd) CUZK_TEST_TMP=$scratch
 "$go" version
 cd "$work/src" || exit 1
 "$go" vet ./... && "$go" test -count=1 -v ./... 2>&1

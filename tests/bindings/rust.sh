@@ -18,5 +18,5 @@ rm -rf "$work/src/target" "$work/src/Cargo.lock"
 CARGO_TARGET_DIR=$work/target CARGO_HOME=$work/cargo-home CUZK_LIB_DIR=$libdir \
 LD_LIBRARY_PATH=$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
 CUZK_BIN=$top/src/cli/cuzk CUZKD_BIN=$top/src/daemon/cuzkd \
-CUZK_FIXTURES=$(cd "$srcdir/tests/bindings/fixtures" && pwd) CUZK_TEST_TMP=$work/tmp \
+CUZK_FIXTURES=$(cd "$srcdir/tests/bindings/fixtures" && pwd) CUZK_TEST_TMP=$scratch \
 	"$cargo" test --offline --manifest-path "$work/src/Cargo.toml" 2>&1
