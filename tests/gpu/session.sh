@@ -1,0 +1,85 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 OR MIT
+# One device command of a GPU session, from the repository root on the GPU
+# machine: build incrementally, then the chosen steps, each bounded, with
+# their tables printed last and every log packed into one archive (a device
+# command brings back only a few files).
+#
+#   tests/gpu/session.sh OUT_DIR [STEP...]
+#
+# Steps (default: build check bench):
+#   build    ./configure --with-cuda-arch=90 once, then make, in $BUILD
+#            (default build-gpu, which git ignores, so that it stays on the
+#            machine between commands while the machine is held); the
+#            build dependencies the machine lacks come from .devkit/ when
+#            it is there (../shared/device/devkit-prepare makes it);
+#   check    tests/gpu/run.sh $BUILD $MAX_LOG (default 20): GPU == CPU;
+#   quick    the same with MAX_LOG 16 and SANITIZE=0 (after a small change);
+#   bench    tests/gpu/bench.sh $BUILD, with the anchor kit from $ANCHOR
+#            (default .anchor, a copy of ../shared/anchor) if it is there;
+#   profile  tests/gpu/profile.sh $BUILD (Nsight Compute, text).
+# OUT_DIR gets the tables (check.txt, bench.txt, profile.txt) and logs.tgz.
+set -u
+OUT=${1:?usage: tests/gpu/session.sh OUT_DIR [STEP...]}
+shift
+STEPS=${*:-build check bench}
+BUILD=${BUILD:-build-gpu}
+ANCHOR=${ANCHOR:-.anchor}
+root=$(pwd)
+logs=$(mktemp -d) || exit 1
+mkdir -p "$OUT" || exit 1
+failed=0
+
+note() { printf '%s\n' "$*" | tee -a "$OUT/session.txt"; }
+
+build() {
+	if [ -f .devkit/setup.sh ]; then
+		. .devkit/setup.sh >"$logs/devkit.log" 2>&1
+	fi
+	case :$PATH: in *:/usr/local/cuda/bin:*) ;; *) PATH=$PATH:/usr/local/cuda/bin ;; esac
+	[ -x configure ] || ./autogen.sh >"$logs/autogen.log" 2>&1 || return 1
+	mkdir -p "$BUILD" || return 1
+	(
+		cd "$BUILD" || exit 1
+		[ -f Makefile ] || ../configure --with-cuda-arch=90 >"$logs/configure.log" 2>&1 || exit 1
+		make -j"$(nproc)" >"$logs/make.log" 2>&1 &&
+			make -j"$(nproc)" cuda/test_gpu_ntt cuda/msm/test_gpu_msm cuda/test_gpu_setup >>"$logs/make.log" 2>&1
+	) || { tail -n 40 "$logs/make.log"; return 1; }
+}
+
+# table SRC DST: a step's table to OUT_DIR, whatever the step's status.
+table() { [ -f "$1" ] && cp "$1" "$OUT/$2"; return 0; }
+check() {
+	rc=0
+	SANITIZE=${SANITIZE:-1} sh tests/gpu/run.sh "$BUILD" "$1" "$logs/check" >/dev/null 2>&1 || rc=$?
+	table "$logs/check/table.txt" check.txt
+	return $rc
+}
+
+for s in $STEPS; do
+	t0=$(date +%s)
+	rc=0
+	case $s in
+	build) build || rc=$? ;;
+	check) check "${MAX_LOG:-20}" || rc=$? ;;
+	quick) SANITIZE=0 check 16 || rc=$? ;;
+	bench)
+		sh tests/gpu/bench.sh "$BUILD" "$logs/bench" "$root/$ANCHOR" >/dev/null 2>&1 || rc=$?
+		table "$logs/bench/bench-table.txt" bench.txt
+		;;
+	profile)
+		sh tests/gpu/profile.sh "$BUILD" "$logs/profile" >/dev/null 2>&1 || rc=$?
+		table "$logs/profile/profile-summary.txt" profile.txt
+		;;
+	*) echo "unknown step '$s' (build, check, quick, bench, profile)" >&2; exit 2 ;;
+	esac
+	note "$s: rc $rc, $(($(date +%s) - t0)) s"
+	[ $rc -eq 0 ] || failed=$((failed + 1))
+	[ "$s" = build ] && [ $rc -ne 0 ] && break
+done
+tar -czf "$OUT/logs.tgz" -C "$logs" . 2>/dev/null
+rm -rf "$logs"
+for t in session check bench profile; do
+	[ -f "$OUT/$t.txt" ] && { echo "== $t"; cat "$OUT/$t.txt"; }
+done
+[ $failed -eq 0 ]
