@@ -2,14 +2,16 @@
 // The device field and curve code (cuda/ff, cuda/ec), compiled for the CPU
 // with its carry chains emulated, against its plain C twin in src/bls12_381:
 // Fp and Fp2 arithmetic on random values, and XYZZ scalar multiples, sums,
-// doublings and cancellations of G1 and G2 points, and the lazy Fp2 product.
-// Runs in every build (no GPU needed), so CI checks the exact arithmetic the
-// kernels use.
+// doublings and cancellations of G1 and G2 points, in every compiled form of
+// the MSM's field products (msm/fp_impl.cuh).  Runs in every build (no GPU
+// needed), so CI checks the exact arithmetic the kernels use.
 #include <cstdint>
 #include <cstring>
+#include <vector>
 
 #include "ec/xyzz.cuh"
 #include "ff/fp2.cuh"
+#include "msm/fp_impl.cuh"
 
 extern "C" {
 #include "bls12_381/fp.h"
@@ -196,13 +198,14 @@ int cmp_t0_t1(const ::fp2_t &a, const ::fp2_t &b)
 	return 0;
 }
 
-// One lazy product and square against the host.
+// One lazy product and square against the host and the device's Karatsuba.
 void check_fp2_lazy_one(const ::fp2_t &a, const ::fp2_t &b, const char *what, int i)
 {
 	::fp2_t r;
 	cuzk::fp2_t da = to_dev<cuzk::fp2_t>(a), db = to_dev<cuzk::fp2_t>(b);
 	fp2_mul(&r, &a, &b);
 	CHECK_MSG(same(cuzk::mul_lazy(da, db), r), "fp2 mul_lazy, %s %d", what, i);
+	CHECK_MSG(same(cuzk::fp_calls::fp2_mul_lazy(da, db), r), "fp2_mul_lazy call, %s %d", what, i);
 	fp2_sqr(&r, &a);
 	CHECK_MSG(same(cuzk::sqr_lazy(da), r), "fp2 sqr_lazy, %s %d", what, i);
 }
@@ -323,6 +326,67 @@ template <class F, class HJ, class HA> void check_group(const group<F, HJ, HA> &
 	CHECK_MSG(g.eq(&got13, &want13), "%s: mul_small", g.name);
 }
 
+// A bucket's run of mixed additions, as the accumulation does it, in form M:
+// random multiples of G2's generator, some negated, some repeated (the
+// doubling branch) or cancelled (infinity on the way).
+template <cuzk::fp_form M>
+cuzk::xyzz_t<cuzk::fp2_t> bucket_run(const std::vector<cuzk::affine_t<cuzk::fp2_t>> &pts, const std::vector<int> &seq)
+{
+	using A = cuzk::fx_t<cuzk::fp2_t, M>;
+	const A one = {cuzk::fp2_one()};
+	cuzk::xyzz_t<A> acc;
+	cuzk::set_inf(acc);
+	for (int s : seq)
+		cuzk::add_affine(acc, to_dev<cuzk::affine_t<A>>(pts[s >> 1]), s & 1, one);
+	return to_dev<cuzk::xyzz_t<cuzk::fp2_t>>(acc);
+}
+
+// Every form's G2 accumulation gives the same XYZZ bytes (each field result
+// is fully reduced, so the forms may differ in nothing), and the CPU's sum.
+void check_g2_forms(cuzk_rng *rng)
+{
+	std::vector<cuzk::affine_t<cuzk::fp2_t>> pts;
+	std::vector<g2_aff_t> hpts;
+	g2_jac_t G;
+	g2_from_affine(&G, &G2_GENERATOR);
+	for (int j = 0; j < 8; j++) {
+		uint64_t k[4] = {cuzk_rng_next(rng), cuzk_rng_next(rng), 0, 0};
+		g2_jac_t P;
+		g2_aff_t a;
+		g2_mul(&P, &G, k);
+		g2_to_affine(&a, &P);
+		hpts.push_back(a);
+		pts.push_back(to_dev<cuzk::affine_t<cuzk::fp2_t>>(a));
+	}
+	for (int run = 0; run < 20; run++) {
+		std::vector<int> seq;
+		int len = 1 + (int)(cuzk_rng_next(rng) % 40);
+		for (int e = 0; e < len; e++) {
+			int s = (int)(cuzk_rng_next(rng) % 16);
+			if (e && run % 4 == 1)   // the same point again: doubling
+				s = seq.back() & ~1;
+			if (e && run % 4 == 2 && e % 3 == 0)   // its negation: back towards infinity
+				s = seq.back() ^ 1;
+			seq.push_back(s);
+		}
+		g2_jac_t want;
+		g2_set_infinity(&want);
+		for (int s : seq) {
+			g2_aff_t q = hpts[s >> 1];
+			if (s & 1)
+				g2_aff_neg(&q, &q);
+			g2_add_affine(&want, &want, &q);
+		}
+		const cuzk::xyzz_t<cuzk::fp2_t> c = bucket_run<cuzk::fp_form::call>(pts, seq);
+		const cuzk::xyzz_t<cuzk::fp2_t> in = bucket_run<cuzk::fp_form::inline_>(pts, seq);
+		const cuzk::xyzz_t<cuzk::fp2_t> lz = bucket_run<cuzk::fp_form::lazy>(pts, seq);
+		CHECK_MSG(std::memcmp(&c, &in, sizeof c) == 0, "G2 bucket run %d: call != inline", run);
+		CHECK_MSG(std::memcmp(&c, &lz, sizeof c) == 0, "G2 bucket run %d: call != lazy", run);
+		g2_jac_t got = to_host<g2_jac_t>(cuzk::to_jacobian(lz));
+		CHECK_MSG(g2_eq(&got, &want), "G2 bucket run %d (lazy) against the CPU", run);
+	}
+}
+
 } // namespace
 
 int main()
@@ -340,5 +404,10 @@ int main()
 	check_mul_wide(&rng);
 	check_redc_parity(&rng);
 	check_fp2_lazy(&rng);
+	using g2_lazy = cuzk::fx_t<cuzk::fp2_t, cuzk::fp_form::lazy>;
+	check_group(group<g2_lazy, g2_jac_t, g2_aff_t>{&G2_GENERATOR, {cuzk::fp2_one()}, g2_mul, g2_from_affine, g2_add,
+						       g2_eq, g2_is_infinity, "G2 (lazy form)"},
+		    &rng);
+	check_g2_forms(&rng);
 	CHECK_DONE();
 }
