@@ -2,13 +2,16 @@
 // The device field and curve code (cuda/ff, cuda/ec), compiled for the CPU
 // with its carry chains emulated, against its plain C twin in src/bls12_381:
 // Fp and Fp2 arithmetic on random values, and XYZZ scalar multiples, sums,
-// doublings and cancellations of G1 and G2 points.  Runs in every build (no
-// GPU needed), so CI checks the exact arithmetic the kernels use.
+// doublings and cancellations of G1 and G2 points, in every compiled form of
+// the MSM's field products (msm/fp_impl.cuh).  Runs in every build (no GPU
+// needed), so CI checks the exact arithmetic the kernels use.
 #include <cstdint>
 #include <cstring>
+#include <vector>
 
 #include "ec/xyzz.cuh"
 #include "ff/fp2.cuh"
+#include "msm/fp_impl.cuh"
 
 extern "C" {
 #include "bls12_381/fp.h"
@@ -103,6 +106,150 @@ void check_fp2(cuzk_rng *rng)
 	}
 }
 
+// The 768-bit product against schoolbook over 64-bit words, for any 12-limb
+// inputs (the lazy Fp2 product feeds it unreduced sums).
+void check_mul_wide(cuzk_rng *rng)
+{
+	for (int i = 0; i < 300; i++) {
+		uint32_t a[12], b[12], got[24];
+		for (int j = 0; j < 12; j++) {
+			a[j] = (uint32_t)cuzk_rng_next(rng);
+			b[j] = (uint32_t)cuzk_rng_next(rng);
+			if (i < 4) {   // all ones, zero, and one of each
+				a[j] = i & 1 ? 0xffffffffu : 0;
+				b[j] = i & 2 ? 0xffffffffu : 0;
+			}
+		}
+		uint64_t want[24] = {};
+		for (int x = 0; x < 12; x++) {
+			uint64_t carry = 0;
+			for (int y = 0; y < 12; y++) {
+				uint64_t t = (uint64_t)a[x] * b[y] + want[x + y] + carry;
+				want[x + y] = (uint32_t)t;
+				carry = t >> 32;
+			}
+			want[x + 12] = carry;
+		}
+		cuzk::fp_detail::mul_wide(got, a, b);
+		bool ok = true;
+		for (int j = 0; j < 24; j++)
+			ok = ok && got[j] == want[j];
+		CHECK_MSG(ok, "mul_wide, case %d", i);
+	}
+}
+
+// The parity-layout reduction against redc_dual_add (which Fp's square
+// uses), over its whole input range: any lo, hi < p, both at their maxima.
+void check_redc_parity(cuzk_rng *rng)
+{
+	for (int i = 0; i < 300; i++) {
+		uint32_t lo[12], got[12], want[12];
+		::fp_t h = random_fp(rng);
+		for (int j = 0; j < 12; j++)
+			lo[j] = i < 2 ? 0xffffffffu : (uint32_t)cuzk_rng_next(rng);
+		if (i == 0 || i == 2) {   // hi = p - 1
+			for (int j = 0; j < 6; j++)
+				h.l[j] = FP_MODULUS[j];
+			h.l[0] -= 1;
+		}
+		if (i == 3)
+			h = FP_ZERO;
+		const cuzk::fp_t hi = to_dev<cuzk::fp_t>(h);
+		cuzk::fp_detail::redc_parity(got, lo, hi.v);
+		cuzk::redc_dual_add(want, lo, hi.v);
+		CHECK_MSG(std::memcmp(got, want, sizeof got) == 0, "redc_parity, case %d", i);
+	}
+}
+
+::fp_t fp_edge(int k, cuzk_rng *rng)
+{
+	::fp_t a = FP_ZERO;
+	switch (k) {
+	case 0:
+		break;
+	case 1:   // the integer 1 (not the Montgomery one)
+		a.l[0] = 1;
+		break;
+	case 2:
+		a = FP_ONE;
+		break;
+	case 3:   // p - 1
+	case 4:   // p - 2
+		for (int j = 0; j < 6; j++)
+			a.l[j] = FP_MODULUS[j];
+		a.l[0] -= k == 3 ? 1 : 2;
+		break;
+	default:
+		a = random_fp(rng);
+	}
+	return a;
+}
+
+// -1, 0, 1 as t0 = a0·b0 is below, equal to or above t1 = a1·b1 (as integers).
+int cmp_t0_t1(const ::fp2_t &a, const ::fp2_t &b)
+{
+	uint32_t t0[24], t1[24];
+	cuzk::fp2_t da = to_dev<cuzk::fp2_t>(a), db = to_dev<cuzk::fp2_t>(b);
+	cuzk::fp_detail::mul_wide(t0, da.c0.v, db.c0.v);
+	cuzk::fp_detail::mul_wide(t1, da.c1.v, db.c1.v);
+	for (int j = 23; j >= 0; j--)
+		if (t0[j] != t1[j])
+			return t0[j] < t1[j] ? -1 : 1;
+	return 0;
+}
+
+// One lazy product and square against the host and the device's Karatsuba.
+void check_fp2_lazy_one(const ::fp2_t &a, const ::fp2_t &b, const char *what, int i)
+{
+	::fp2_t r;
+	cuzk::fp2_t da = to_dev<cuzk::fp2_t>(a), db = to_dev<cuzk::fp2_t>(b);
+	fp2_mul(&r, &a, &b);
+	CHECK_MSG(same(cuzk::mul_lazy(da, db), r), "fp2 mul_lazy, %s %d", what, i);
+	CHECK_MSG(same(cuzk::fp_calls::fp2_mul_lazy(da, db), r), "fp2_mul_lazy call, %s %d", what, i);
+	fp2_sqr(&r, &a);
+	CHECK_MSG(same(cuzk::sqr_lazy(da), r), "fp2 sqr_lazy, %s %d", what, i);
+}
+
+// The lazy Fp2 product: edge values in every coordinate, a0 = a1, and t0
+// below, equal to and above t1 (c0's correction taken and not), each counted
+// so that the cases cannot silently stop being exercised.
+void check_fp2_lazy(cuzk_rng *rng)
+{
+	int seen[3] = {};
+	for (int k = 0; k < 6 * 6 * 6 * 6; k++) {
+		::fp2_t a = {fp_edge(k % 6, rng), fp_edge(k / 6 % 6, rng)};
+		::fp2_t b = {fp_edge(k / 36 % 6, rng), fp_edge(k / 216, rng)};
+		seen[cmp_t0_t1(a, b) + 1]++;
+		check_fp2_lazy_one(a, b, "edges", k);
+	}
+	for (int i = 0; i < 3000; i++) {
+		::fp2_t a = {random_fp(rng), random_fp(rng)}, b = {random_fp(rng), random_fp(rng)};
+		switch (i % 6) {
+		case 1:   // a0 = a1
+			a.c1 = a.c0;
+			break;
+		case 2:   // t0 = t1
+			a.c1 = a.c0;
+			b.c1 = b.c0;
+			break;
+		case 3:   // t0 = t1 by swapped factors
+			a.c1 = b.c0;
+			b.c1 = a.c0;
+			break;
+		case 4:   // t0 < t1 by far
+			a.c0.l[5] >>= 20;
+			break;
+		case 5:   // t0 > t1 by far
+			b.c1.l[5] >>= 20;
+			break;
+		}
+		seen[cmp_t0_t1(a, b) + 1]++;
+		check_fp2_lazy_one(a, b, "random", i);
+	}
+	CHECK_MSG(seen[0] > 300 && seen[1] > 300 && seen[2] > 300, "t0 < t1: %d, t0 = t1: %d, t0 > t1: %d", seen[0],
+		  seen[1], seen[2]);
+}
+
 // k·q by the device formulas (double-and-add over 64 bits).
 template <class F> cuzk::xyzz_t<F> times(const cuzk::affine_t<F> &q, uint64_t k, const F &one)
 {
@@ -179,6 +326,67 @@ template <class F, class HJ, class HA> void check_group(const group<F, HJ, HA> &
 	CHECK_MSG(g.eq(&got13, &want13), "%s: mul_small", g.name);
 }
 
+// A bucket's run of mixed additions, as the accumulation does it, in form M:
+// random multiples of G2's generator, some negated, some repeated (the
+// doubling branch) or cancelled (infinity on the way).
+template <cuzk::fp_form M>
+cuzk::xyzz_t<cuzk::fp2_t> bucket_run(const std::vector<cuzk::affine_t<cuzk::fp2_t>> &pts, const std::vector<int> &seq)
+{
+	using A = cuzk::fx_t<cuzk::fp2_t, M>;
+	const A one = {cuzk::fp2_one()};
+	cuzk::xyzz_t<A> acc;
+	cuzk::set_inf(acc);
+	for (int s : seq)
+		cuzk::add_affine(acc, to_dev<cuzk::affine_t<A>>(pts[s >> 1]), s & 1, one);
+	return to_dev<cuzk::xyzz_t<cuzk::fp2_t>>(acc);
+}
+
+// Every form's G2 accumulation gives the same XYZZ bytes (each field result
+// is fully reduced, so the forms may differ in nothing), and the CPU's sum.
+void check_g2_forms(cuzk_rng *rng)
+{
+	std::vector<cuzk::affine_t<cuzk::fp2_t>> pts;
+	std::vector<g2_aff_t> hpts;
+	g2_jac_t G;
+	g2_from_affine(&G, &G2_GENERATOR);
+	for (int j = 0; j < 8; j++) {
+		uint64_t k[4] = {cuzk_rng_next(rng), cuzk_rng_next(rng), 0, 0};
+		g2_jac_t P;
+		g2_aff_t a;
+		g2_mul(&P, &G, k);
+		g2_to_affine(&a, &P);
+		hpts.push_back(a);
+		pts.push_back(to_dev<cuzk::affine_t<cuzk::fp2_t>>(a));
+	}
+	for (int run = 0; run < 20; run++) {
+		std::vector<int> seq;
+		int len = 1 + (int)(cuzk_rng_next(rng) % 40);
+		for (int e = 0; e < len; e++) {
+			int s = (int)(cuzk_rng_next(rng) % 16);
+			if (e && run % 4 == 1)   // the same point again: doubling
+				s = seq.back() & ~1;
+			if (e && run % 4 == 2 && e % 3 == 0)   // its negation: back towards infinity
+				s = seq.back() ^ 1;
+			seq.push_back(s);
+		}
+		g2_jac_t want;
+		g2_set_infinity(&want);
+		for (int s : seq) {
+			g2_aff_t q = hpts[s >> 1];
+			if (s & 1)
+				g2_aff_neg(&q, &q);
+			g2_add_affine(&want, &want, &q);
+		}
+		const cuzk::xyzz_t<cuzk::fp2_t> c = bucket_run<cuzk::fp_form::call>(pts, seq);
+		const cuzk::xyzz_t<cuzk::fp2_t> in = bucket_run<cuzk::fp_form::inline_>(pts, seq);
+		const cuzk::xyzz_t<cuzk::fp2_t> lz = bucket_run<cuzk::fp_form::lazy>(pts, seq);
+		CHECK_MSG(std::memcmp(&c, &in, sizeof c) == 0, "G2 bucket run %d: call != inline", run);
+		CHECK_MSG(std::memcmp(&c, &lz, sizeof c) == 0, "G2 bucket run %d: call != lazy", run);
+		g2_jac_t got = to_host<g2_jac_t>(cuzk::to_jacobian(lz));
+		CHECK_MSG(g2_eq(&got, &want), "G2 bucket run %d (lazy) against the CPU", run);
+	}
+}
+
 } // namespace
 
 int main()
@@ -193,5 +401,13 @@ int main()
 	check_group(group<cuzk::fp2_t, g2_jac_t, g2_aff_t>{&G2_GENERATOR, cuzk::fp2_one(), g2_mul, g2_from_affine,
 							    g2_add, g2_eq, g2_is_infinity, "G2"},
 		    &rng);
+	check_mul_wide(&rng);
+	check_redc_parity(&rng);
+	check_fp2_lazy(&rng);
+	using g2_lazy = cuzk::fx_t<cuzk::fp2_t, cuzk::fp_form::lazy>;
+	check_group(group<g2_lazy, g2_jac_t, g2_aff_t>{&G2_GENERATOR, {cuzk::fp2_one()}, g2_mul, g2_from_affine, g2_add,
+						       g2_eq, g2_is_infinity, "G2 (lazy form)"},
+		    &rng);
+	check_g2_forms(&rng);
 	CHECK_DONE();
 }

@@ -272,6 +272,131 @@ CUZK_UNROLL
 }
 
 namespace fp_detail {
+// r = a + b left unreduced, for a product that tolerates inputs up to 2^384:
+// two reduced values sum below 2p < 2^382, so no carry leaves limb 11.
+CUZK_HD void add_unreduced(uint32_t r[12], const uint32_t a[12], const uint32_t b[12])
+{
+	carry_chain c;
+	r[0] = c.add_cc(a[0], b[0]);
+CUZK_UNROLL
+	for (int j = 1; j < 11; j++)
+		r[j] = c.addc_cc(a[j], b[j]);
+	r[11] = c.addc(a[11], b[11]);
+}
+
+// The 768-bit products of the lazy Fp2 product use a "parity layout": A[k]
+// is limb k and B[k] limb k + 1, both kept in place (no renaming of limbs
+// as mul's window does).  A partial product x_j·y at limbs (i + j, i + j + 1)
+// then always lands on a pair (A[2n], A[2n + 1]) or (B[2n], B[2n + 1]), which
+// the compiler can fuse into one 64-bit multiply-add on an aligned register
+// pair; mul's shifted window forces a register move per limb and step to
+// re-pair (counted in msm/fp_impl.cuh).
+//
+// row_parity adds x·y·2^(32i) (x twelve limbs given as x(j), y one limb):
+// the j with i + j even go to A, the others to B, each set one chain of six
+// products on disjoint pairs.  As in mul, only the chain of x's even limbs
+// carries out: into the limb above its top, which no chain has reached yet,
+// and which the next rows' chains take in as an ordinary addend.  The chain
+// of x's odd limbs ends a limb higher and cannot carry.  What it has added
+// to its accumulator after row i is x_odd·Y, with x_odd = Σ_(j odd) x_j
+// 2^(32j) <= 2^32(2^384 - 1)/(2^32 + 1) and Y = Σ y_r 2^(32r) over the rows
+// r <= i of i's parity, Y < 2^(32(i + 2))/(2^32 + 1); so x_odd·Y <
+// 2^(32(i + 13))/(1 + 2^-32)^2 < 2^(32(i + 13))(1 - 2^-32).  The rest there
+// (x_even < 2^352 times the rows of the other parity, < 2^(32(i + 11)), and
+// for redc_parity lo < 2^384, which is in A, the odd chain's only at odd i)
+// is below 2^(32(i + 12)), so the sum fits the limbs up to i + 12, where
+// that chain ends.  The caller starts A from limb 12 on, and B, at zero.
+template <class X> CUZK_HD void row_parity(uint32_t A[24], uint32_t B[23], X x, uint32_t y, int i)
+{
+	auto even = [&](int k) { return x(2 * k); };
+	auto odd = [&](int k) { return x(2 * k + 1); };
+	if (i & 1) {
+		mac6<false>(A + i + 1, odd, y);
+		mac6<true>(B + i - 1, even, y);
+	} else {
+		mac6<true>(A + i, even, y);
+		mac6<false>(B + i, odd, y);
+	}
+}
+
+// T = a·b as 24 limbs, for any a, b < 2^384: twelve rows in the parity
+// layout, the two chains of a row independent, A + B summed once at the end.
+CUZK_HD void mul_wide(uint32_t T[24], const uint32_t a[12], const uint32_t b[12])
+{
+	uint32_t A[24], B[23];
+CUZK_UNROLL
+	for (int j = 0; j < 24; j++)
+		A[j] = 0;
+CUZK_UNROLL
+	for (int j = 0; j < 23; j++)
+		B[j] = 0;
+	{
+		// row 0's products are disjoint within each accumulator: no carries
+		const uint32_t b0 = b[0];
+CUZK_UNROLL
+		for (int j = 0; j < 12; j += 2) {
+			A[j] = a[j] * b0;
+			A[j + 1] = mulhi(a[j], b0);
+			B[j] = a[j + 1] * b0;
+			B[j + 1] = mulhi(a[j + 1], b0);
+		}
+	}
+CUZK_UNROLL
+	for (int i = 1; i < 12; i++)
+		row_parity(A, B, [&](int j) { return a[j]; }, b[i], i);
+	// a·b < 2^768: no carry out of limb 23
+	carry_chain s;
+	T[0] = A[0];
+	T[1] = s.add_cc(A[1], B[0]);
+CUZK_UNROLL
+	for (int j = 2; j < 23; j++)
+		T[j] = s.addc_cc(A[j], B[j - 1]);
+	T[23] = s.addc(A[23], B[22]);
+}
+
+// r = REDC(lo + 2^384·hi) = (lo + m·p)/2^384 + hi (m = -lo/p mod 2^384), as
+// redc_dual_add but in the parity layout: step i takes m_i from limb i of
+// the running sum (A[i] + B[i - 1] + c), adds m_i·p·2^(32i), and moves limb
+// i's carry into c.  hi is added at the end, so A starts as lo and zeros,
+// as row_parity needs, and lo + m·p < 2^384 + p·2^384 < 2^768.  The caller
+// must have hi < p (then r < 2p, see fp2.cuh's mul_lazy): one conditional
+// subtraction reduces it.
+CUZK_HD void redc_parity(uint32_t r[12], const uint32_t lo[12], const uint32_t hi[12])
+{
+	uint32_t A[24], B[23], c = 0;
+CUZK_UNROLL
+	for (int j = 0; j < 24; j++)
+		A[j] = j < 12 ? lo[j] : 0;
+CUZK_UNROLL
+	for (int j = 0; j < 23; j++)
+		B[j] = 0;
+CUZK_UNROLL
+	for (int i = 0; i < 12; i++) {
+		const uint32_t m = (i ? A[i] + B[i - 1] + c : A[0]) * PINV;
+		row_parity(A, B, [](int j) { return P(j); }, m, i);
+		if (i) {   // limb i is now 0 mod 2^32 (limb 0: A[0] is, carry-free)
+			carry_chain k0;
+			const uint32_t s0 = k0.add_cc(A[i], B[i - 1]);
+			const uint32_t c1 = k0.addc(0, 0);
+			carry_chain k1;
+			(void)k1.add_cc(s0, c);
+			c = k1.addc(c1, 0);
+		}
+	}
+	dual_finish<true>(r, A + 12, B + 11, c, hi);
+}
+
+// r = a - b mod 2^768; all ones when a < b (the subtraction wrapped), else 0.
+CUZK_HD uint32_t sub_wide(uint32_t r[24], const uint32_t a[24], const uint32_t b[24])
+{
+	carry_chain c;
+	r[0] = c.sub_cc(a[0], b[0]);
+CUZK_UNROLL
+	for (int j = 1; j < 24; j++)
+		r[j] = c.subc_cc(a[j], b[j]);
+	return c.subc(0, 0);
+}
+
 // T = a^2 as 24 limbs: the 66 cross products once, doubled, plus the diagonal.
 CUZK_HD void square_wide(uint32_t T[24], const fp_t &a)
 {

@@ -51,6 +51,73 @@ CUZK_FP2_COLD fp2_t sqr(const fp2_t &a)
 	return {c0, dbl(c1)};
 }
 
+// The same product and square with lazy reduction: the Fp products are
+// taken as 768-bit integers (fp.cuh's mul_wide), combined, and only then
+// reduced: two Montgomery reductions (redc_parity) instead of three full
+// Montgomery products.
+// With a0, a1, b0, b1 < p < 2^381 (R = 2^384):
+//   t0 = a0·b0 < p², t1 = a1·b1 < p², t2 = (a0 + a1)(b0 + b1) < 4p² < 2^764,
+//   the sums unreduced (< 2p < 2^382, 12 limbs).
+//   c0 = REDC(t0 - t1), where t0 - t1 in (-p², p²) becomes, plus p·R when
+//   negative, a value in [0, p·R): its high half (limbs 12..23) is < p.
+//   c1 = REDC(t2 - t0 - t1) = REDC(a0·b1 + a1·b0), with 0 <= it < 2p² <
+//   p·2^382: no correction, and its high half is < p/4.
+// REDC(lo + R·hi) = (lo + m·p)/R + hi with lo, m < R, so (lo + m·p)/R <
+// (R(p + 1) - p)/R < p + 1, i.e. <= p, and the sum is <= p + hi < 2p for
+// hi < p: redc_parity's one conditional subtraction leaves c0 and c1 fully
+// reduced, the same bytes as the Karatsuba form (which the host test
+// checks).  p·R ≡ 0 mod p, so the correction changes nothing mod p, and
+// every 768-bit value above is below p·R < 2^765: 24 limbs suffice.
+namespace fp2_detail {
+// h += p where mask is all ones, modulo 2^384: adds p·R to a 768-bit value
+// whose low half is left alone.
+CUZK_HD void add_p_masked(uint32_t h[12], uint32_t mask)
+{
+	carry_chain c;
+	h[0] = c.add_cc(h[0], fp_detail::P(0) & mask);
+CUZK_UNROLL
+	for (int j = 1; j < 11; j++)
+		h[j] = c.addc_cc(h[j], fp_detail::P(j) & mask);
+	h[11] = c.addc(h[11], fp_detail::P(11) & mask);
+}
+} // namespace fp2_detail
+
+CUZK_HD fp2_t mul_lazy(const fp2_t &a, const fp2_t &b)
+{
+	uint32_t t0[24], t1[24], t2[24], d[24], sa[12], sb[12];
+	fp_detail::mul_wide(t0, a.c0.v, b.c0.v);
+	fp_detail::mul_wide(t1, a.c1.v, b.c1.v);
+	fp_detail::add_unreduced(sa, a.c0.v, a.c1.v);
+	fp_detail::add_unreduced(sb, b.c0.v, b.c1.v);
+	fp_detail::mul_wide(t2, sa, sb);
+	fp2_t r;
+	fp2_detail::add_p_masked(d + 12, fp_detail::sub_wide(d, t0, t1));
+	fp_detail::redc_parity(r.c0.v, d, d + 12);
+	// a0·b1 + a1·b0 >= 0: neither subtraction wraps
+	(void)fp_detail::sub_wide(t2, t2, t0);
+	(void)fp_detail::sub_wide(t2, t2, t1);
+	fp_detail::redc_parity(r.c1.v, t2, t2 + 12);
+	return r;
+}
+
+// Square: c0 = REDC((a0 + a1)(a0 - a1)), c1 = REDC((a0 + a0)·a1), the sums
+// unreduced (< 2p), so both products are < 2p² < p·2^382 and nonnegative:
+// high halves < p/4, one conditional subtraction each as above.  Saves the
+// product form's reductions of a0 + a1 and of the doubling.
+CUZK_HD fp2_t sqr_lazy(const fp2_t &a)
+{
+	uint32_t s[12], d2[12], t[24];
+	fp2_t r;
+	fp_detail::add_unreduced(s, a.c0.v, a.c1.v);
+	const fp_t dif = sub(a.c0, a.c1);
+	fp_detail::mul_wide(t, s, dif.v);
+	fp_detail::redc_parity(r.c0.v, t, t + 12);
+	fp_detail::add_unreduced(d2, a.c0.v, a.c0.v);
+	fp_detail::mul_wide(t, d2, a.c1.v);
+	fp_detail::redc_parity(r.c1.v, t, t + 12);
+	return r;
+}
+
 // 1/a = conj(a) / (a0^2 + a1^2); 0 maps to 0.  Set-up work only.
 CUZK_HD fp2_t inv(const fp2_t &a)
 {

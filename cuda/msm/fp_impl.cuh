@@ -4,18 +4,44 @@
 // accumulation is bound by the issue rate of its multiply-adds, and which
 // form issues best is an empirical question: inlined products overflow the
 // instruction cache, calls keep the scheduler from overlapping two products.
-// The MSM is built with both forms and $CUZK_MSM_FP picks one at run time:
+// The MSM is built in each form and $CUZK_MSM_FP picks one at run time:
 //
 //   call (default): every Fp product and square is a call to one
 //                   out-of-line copy (for G2, also those inside Fp2's);
 //   inline:         every product inlined where it is used (Fp2's own
-//                   product and square stay out of line, as in fp2.cuh).
+//                   product and square stay out of line, as in fp2.cuh);
+//   lazy:           as call for Fp; Fp2's product and square are each one
+//                   out-of-line routine with lazy reduction (fp2.cuh's
+//                   mul_lazy, sqr_lazy: 768-bit products, two reductions
+//                   per Fp2 product instead of three).  G1 has no lazy
+//                   accumulation of its own: CUZK_MSM_FP=lazy runs its call
+//                   form (msm/pippenger.cuh, pick_accumulate).
 //
 // Measured on one H200 (2026-12-01, tests/gpu/bench.sh): G1 2^26 534 ms
 // with call, 579 ms inline; G2 2^24 456 ms with call, 536 ms inline.  Also
 // tried and dropped, same card: squares as products (G1 2^26 541 ms), the
 // G1 kernel at 3 blocks per SM instead of 4 (548 ms), G2 at 3 or 4 blocks
 // per SM instead of 1-2 (508-609 ms), 64-bit partial products (G2 509 ms).
+//
+// lazy: instruction counts (sm_90, nvcc 13.0), not yet timed on a GPU.
+// SASS instructions of one Fp2 product and square as executed (call: the
+// Fp2 routine plus its three or two calls of the Fp product), and of those
+// IMAD.WIDE(.X) (one 32x32->64 multiply-add each), IMAD.HI, and IMAD.MOV
+// (register moves on the multiply pipe):
+//
+//            product: all  WIDE   HI   MOV   square: all  WIDE   HI   MOV
+//   call             2322   864    0   839          1524   576    0   548
+//   inline           2566   600  264   242          1643   444  132   238
+//   lazy             1340   715    5    57          1094   572    4    45
+//
+// so one mixed addition (8 products, 2 squares) issues 21624 (call), 23814
+// (inline), 12908 (lazy) instructions in its field products.  The lazy
+// product saves a sixth of the multiply-adds (715 against 864) and most of
+// the moves: mul's shifting window re-pairs registers at every step, the
+// parity layout of mul_wide/redc_parity (ff/fp.cuh) does not.  The G2 accumulate
+// kernel (ptxas -v, 128 threads, 1 block per SM): call 255 registers, a
+// 720-byte stack frame, 1052/1060 bytes of spill stores/loads; inline 252,
+// 1632, 0/0; lazy 255, 672, 660/932.
 #ifndef CUZK_CUDA_MSM_FP_IMPL_CUH
 #define CUZK_CUDA_MSM_FP_IMPL_CUH
 
@@ -29,7 +55,7 @@
 
 namespace cuzk {
 
-enum class fp_form : int { inline_ = 0, call = 1 };
+enum class fp_form : int { inline_ = 0, call = 1, lazy = 2 };
 
 namespace fp_calls {
 // By value: arguments and results travel in registers, not through a stack frame.
@@ -46,6 +72,8 @@ CUZK_FP_CALL fp2_t fp2_sqr(fp2_t a)
 {
 	return {fp_calls::mul(add(a.c0, a.c1), sub(a.c0, a.c1)), dbl(fp_calls::mul(a.c0, a.c1))};
 }
+CUZK_FP_CALL fp2_t fp2_mul_lazy(fp2_t a, fp2_t b) { return cuzk::mul_lazy(a, b); }
+CUZK_FP_CALL fp2_t fp2_sqr_lazy(fp2_t a) { return cuzk::sqr_lazy(a); }
 } // namespace fp_calls
 
 // F (fp_t or fp2_t) with its products in form M.
@@ -81,6 +109,8 @@ template <fp_form M> CUZK_HD fx_t<fp2_t, M> mul(const fx_t<fp2_t, M> &a, const f
 {
 	if constexpr (M == fp_form::inline_)
 		return {mul(a.f, b.f)};
+	else if constexpr (M == fp_form::lazy)
+		return {fp_calls::fp2_mul_lazy(a.f, b.f)};
 	else
 		return {fp_calls::fp2_mul(a.f, b.f)};
 }
@@ -89,6 +119,8 @@ template <fp_form M> CUZK_HD fx_t<fp2_t, M> sqr(const fx_t<fp2_t, M> &a)
 {
 	if constexpr (M == fp_form::inline_)
 		return {sqr(a.f)};
+	else if constexpr (M == fp_form::lazy)
+		return {fp_calls::fp2_sqr_lazy(a.f)};
 	else
 		return {fp_calls::fp2_sqr(a.f)};
 }

@@ -410,13 +410,14 @@ template <> accumulate_fn<fp_t> accumulate_in<fp_t, fp_form::inline_>();
 template <> accumulate_fn<fp_t> accumulate_in<fp_t, fp_form::call>();
 template <> accumulate_fn<fp2_t> accumulate_in<fp2_t, fp_form::inline_>();
 template <> accumulate_fn<fp2_t> accumulate_in<fp2_t, fp_form::call>();
+template <> accumulate_fn<fp2_t> accumulate_in<fp2_t, fp_form::lazy>();
 #define CUZK_MSM_ACCUMULATE_IN(F, form)                                                               \
 	template <> cuzk::msm::accumulate_fn<cuzk::F> cuzk::msm::accumulate_in<cuzk::F, cuzk::fp_form::form>() \
 	{                                                                                             \
 		return &accumulate<F, fx_t<F, fp_form::form>>;                                        \
 	}
 
-// $CUZK_MSM_FP: call (the default) or inline.
+// $CUZK_MSM_FP: call (the default), inline or lazy.
 inline fp_form form_from_env()
 {
 	const char *e = getenv("CUZK_MSM_FP");
@@ -424,13 +425,26 @@ inline fp_form form_from_env()
 		return fp_form::call;
 	if (!strcmp(e, "inline"))
 		return fp_form::inline_;
-	gpu_fail(CUZK_GPU_E_INVAL, "CUZK_MSM_FP=%s: expected call or inline", e);
+	if (!strcmp(e, "lazy"))
+		return fp_form::lazy;
+	gpu_fail(CUZK_GPU_E_INVAL, "CUZK_MSM_FP=%s: expected call, inline or lazy", e);
 }
 
+// Lazy reduction is a form of the Fp2 product; an Fp product has nothing to
+// defer, so G1's lazy form would compile to its call form: G1 runs that one.
 template <class F> accumulate_fn<F> pick_accumulate()
 {
-	return form_from_env() == fp_form::inline_ ? accumulate_in<F, fp_form::inline_>()
-						   : accumulate_in<F, fp_form::call>();
+	switch (form_from_env()) {
+	case fp_form::inline_:
+		return accumulate_in<F, fp_form::inline_>();
+	case fp_form::lazy:
+		if constexpr (std::is_same_v<F, fp2_t>)
+			return accumulate_in<F, fp_form::lazy>();
+		else
+			return accumulate_in<F, fp_form::call>();
+	default:
+		return accumulate_in<F, fp_form::call>();
+	}
 }
 
 // Chunk j (j > 0) continues the bucket its predecessor ended with.

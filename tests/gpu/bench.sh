@@ -7,7 +7,8 @@
 #
 #   1. G1 MSM 2^16/2^20/2^24/2^26 for each form of the field products named
 #      in $MSM_FORMS (default "call"; CUZK_MSM_FP, cuda/msm/fp_impl.cuh),
-#      G2 MSM 2^16/2^20/2^24 for each form in $MSM_G2_FORMS (default call);
+#      G2 MSM 2^16/2^20/2^24 for each form in $MSM_G2_FORMS (default
+#      "call lazy": lazy is not yet timed, so it runs beside the default);
 #      per-phase device times in OUT_DIR/msm.log;
 #   2. Fr NTT 2^24/2^27 and coset 2^27 (`cuzk bench ntt`), for each
 #      $NTT_IMPLS (CUZK_NTT_IMPL; empty: the default only);
@@ -42,7 +43,7 @@ for form in ${MSM_FORMS:-call}; do
 		row "G1 MSM 2^$k ($form)" "${t:-FAIL} ms"
 	done
 done
-for form in ${MSM_G2_FORMS:-call}; do
+for form in ${MSM_G2_FORMS:-call lazy}; do
 	for k in ${MSM_G2_LOGS:-16 20 24}; do
 		echo "== G2 2^$k form $form" >>"$OUT/msm.log"
 		t=$(CUZK_MSM_FP=$form timeout 300 "$MSM" --bench 2 "$k" 3 2>&1 | tee -a "$OUT/msm.log" | best_of)
