@@ -13,7 +13,7 @@
 #   msm-g1   the bucket accumulation of a G1 MSM of 2^$MSM_G1_LOG (default
 #            24) random scalars, one launch per form in $MSM_FORMS;
 #   msm-g2   the same for G2 at 2^$MSM_G2_LOG (default 22), per form in
-#            $MSM_G2_FORMS (CUZK_MSM_FP, cuda/msm/fp_impl.cuh).
+#            $MSM_G2_FORMS (default "call lazy"; CUZK_MSM_FP, cuda/msm/fp_impl.cuh).
 # One file per profile under OUT_DIR (ncu's details page), and OUT_DIR/
 # profile-summary.txt with each kernel's duration, issue rate, occupancy and
 # its top stall reasons.  ncu runs with --clock-control none: the clocks
@@ -77,7 +77,7 @@ for w in $WHAT; do
 		done
 		;;
 	msm-g2)
-		for form in ${MSM_G2_FORMS:-call}; do
+		for form in ${MSM_G2_FORMS:-call lazy}; do
 			profile "msm-g2-${MSM_G2_LOG:-22}-$form" accumulate 1 \
 				env CUZK_MSM_FP="$form" "$MSM" --bench 2 "${MSM_G2_LOG:-22}" 1
 		done
