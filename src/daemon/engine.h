@@ -28,7 +28,7 @@
 #include "daemon/srs_cache.h"
 #include "groth16/backend.h"
 #include "groth16/types.h"
-#include "ipc/witness_format.h"
+#include "abi/witness_format.h"
 
 #define CUZKD_PRIORITIES 4           /* critical, high, normal, low */
 #define CUZKD_PHASES 9               /* cuzk_phase: check .. total */

@@ -25,7 +25,7 @@
 #include "daemon/regcache.h"
 #include "groth16/types.h"
 #include "ipc/protocol.h"
-#include "ipc/witness_format.h"
+#include "abi/witness_format.h"
 
 struct cuzkd_witness {
 	struct cuzkd_buf *buf;           /* referenced */

@@ -43,7 +43,7 @@
 
 #include "common/error.h"
 #include "cuzk.h"
-#include "ipc/witness_format.h"
+#include "abi/witness_format.h"
 
 #define CUZK_PROTOCOL_VERSION 1u
 #define CUZK_MSG_MAGIC 0x4d4b5a43u      /* bytes "CZKM" */

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ipc/witness_format.h"
+#include "abi/witness_format.h"
 #include "../../tests/check.h"
 
 /* A buffer holding a valid layout for the given counts. */

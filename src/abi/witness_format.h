@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 /* The witness file: one layout for the CLI's files on disk and for the
- * memfds clients hand to cuzkd (docs/PROTOCOL.md, "Witness file").
+ * memfds clients hand to cuzkd (docs/PROTOCOL.md, "Witness file").  An ABI,
+ * not a part of the protocol: the CLI's witness files (src/groth16) use
+ * it as much as the daemon does, so it sits below both them and src/ipc.
  *
  *   offset 0     struct cuzk_witness_header (64 bytes)
  *   offset 64    struct cuzk_witness_partition[num_partitions] (64 bytes each)
@@ -18,8 +20,8 @@
  * prover sees them: the circuit's constraints followed by one per public input
  * (input_i · 0 = 0), as bellperson appends them.  Partitions may share a
  * section (e.g. density bitmaps) by pointing at the same offset. */
-#ifndef CUZK_IPC_WITNESS_FORMAT_H
-#define CUZK_IPC_WITNESS_FORMAT_H
+#ifndef CUZK_ABI_WITNESS_FORMAT_H
+#define CUZK_ABI_WITNESS_FORMAT_H
 
 #include <stddef.h>
 #include <stdint.h>

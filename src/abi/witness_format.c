@@ -4,7 +4,7 @@
  * The buffer may be shared memory that its owner keeps writing, so the
  * header and the partition table are copied out first and every check and
  * every later index uses the copy only. */
-#include "ipc/witness_format.h"
+#include "abi/witness_format.h"
 
 #include <string.h>
 
