@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/first_fail.h"
 #include "common/parallel.h"
 #include "common/rand.h"
-#include "groth16/first_fail.h"
 #include "groth16/fixed_base.h"
 #include "groth16/fr_sample.h"
 #include "groth16/ntt.h"

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/first_fail.h"
 #include "common/parallel.h"
-#include "groth16/first_fail.h"
 
 #define ROWS_PER_CHUNK 4096
 

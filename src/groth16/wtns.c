@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/first_fail.h"
 #include "common/parallel.h"
 #include "groth16/byte_io.h"
 #include "groth16/circom_field.h"
-#include "groth16/first_fail.h"
 #include "groth16/r1cs.h"
 
 #define SEC_HEADER 1

@@ -2,8 +2,8 @@
 /* The first failing index of a parallel loop.  cuzk_parallel_for gives each
  * thread one contiguous chunk, in order, and each thread stops at its own
  * first failure, so the smallest recorded index is the first overall. */
-#ifndef CUZK_GROTH16_FIRST_FAIL_H
-#define CUZK_GROTH16_FIRST_FAIL_H
+#ifndef CUZK_COMMON_FIRST_FAIL_H
+#define CUZK_COMMON_FIRST_FAIL_H
 
 #include <stddef.h>
 #include <stdint.h>
