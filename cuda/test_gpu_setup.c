@@ -15,7 +15,7 @@
 #include "groth16/gencircuit.h"
 #include "groth16/params_io.h"
 #include "groth16/setup.h"
-#include "groth16/test_files.h"
+#include "tests/test_files.h"
 
 static int same_params(const groth16_params *a, const groth16_params *b)
 {

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "groth16/params_io.h"
-#include "groth16/test_files.h"
+#include "tests/test_files.h"
 
 static void g1_times(g1_aff_t *r, uint64_t k)
 {

@@ -5,7 +5,7 @@
 #include <unistd.h>
 
 #include "groth16/public_json.h"
-#include "groth16/test_files.h"
+#include "tests/test_files.h"
 
 static void expect_reject(const char *text, int code, const char *needle)
 {

@@ -7,7 +7,7 @@
 
 #include "groth16/gencircuit.h"
 #include "groth16/r1cs.h"
-#include "groth16/test_files.h"
+#include "tests/test_files.h"
 
 static int matrix_eq(const r1cs_matrix *x, const r1cs_matrix *y, size_t rows)
 {

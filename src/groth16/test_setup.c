@@ -10,7 +10,7 @@
 #include "groth16/gencircuit.h"
 #include "groth16/params_io.h"
 #include "groth16/setup.h"
-#include "groth16/test_files.h"
+#include "tests/test_files.h"
 
 struct progress {
 	uint64_t last, total;

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "groth16/synth.h"
-#include "groth16/test_files.h"
+#include "tests/test_files.h"
 
 /* z = (1, out, x, y, t): t = x·y (row 0), out = t + x (row 1: (t + x)·1 = out)
  *     and (y − 2)·(y − 3)... kept simple: row 2: y·y = s with s an aux too.

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Scratch files for the format tests: a fresh temporary path, whole-file
  * reads, and the check that a call failed with a given code and message. */
-#ifndef CUZK_GROTH16_TEST_FILES_H
-#define CUZK_GROTH16_TEST_FILES_H
+#ifndef CUZK_TESTS_TEST_FILES_H
+#define CUZK_TESTS_TEST_FILES_H
 
 #include <stdint.h>
 #include <stdio.h>
@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "common/error.h"
-#include "../../tests/check.h"
+#include "tests/check.h"
 
 /* Creates an empty file under $TMPDIR (or /tmp) and writes its name to
  * path (size bytes); the test unlinks it. */
