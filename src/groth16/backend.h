@@ -16,7 +16,7 @@
 #include <stddef.h>
 
 #include "common/error.h"
-#include "groth16/setup.h"
+#include "groth16/setup_engine.h"
 #include "groth16/types.h"
 
 typedef struct groth16_device groth16_device;   /* a GPU with its VRAM budget, or the CPU */
@@ -82,7 +82,7 @@ struct groth16_backend {
 			  double *ret_ms, cuzk_error *err);
 
 	/* The development setup's fixed-base products on this device
-	 * (groth16/setup.h), made on first use and kept until close; one caller
+	 * (setup_engine.h), made on first use and kept until close; one caller
 	 * at a time.  NULL: the CPU's engine (groth16_setup_opts.engine = NULL). */
 	int (*setup_engine)(groth16_device *dev, const groth16_setup_engine **ret, cuzk_error *err);
 };

@@ -35,6 +35,7 @@
 #include "bls12_381/fr.h"
 #include "common/error.h"
 #include "groth16/r1cs.h"
+#include "groth16/setup_engine.h"
 #include "groth16/synth.h"
 #include "groth16/types.h"
 
@@ -58,28 +59,8 @@ int groth16_dev_setup_insecure_trapdoor(groth16_params *ret, groth16_dev_trapdoo
 int groth16_dev_qap_at_tau(fr_t *ret_a, fr_t *ret_b, fr_t *ret_c, const r1cs *cs, const fr_t *tau,
 			   cuzk_error *err);
 
-/* ---- Large setups: rows from any source, products on any engine ---- */
-
-/* Where a run of products goes: straight into memory (direct != NULL: the
- * n points of the call), or handed over in order, in runs, to emit. */
-typedef struct groth16_point_sink {
-	void *direct;
-	int (*emit)(void *ctx, const void *points, size_t n, cuzk_error *err);
-	void *ctx;
-} groth16_point_sink;
-
-/* What makes the fixed-base products k_i·G of a setup: the CPU's tables
- * (the default) or a GPU (setup_gpu.h).  mul computes k[i]·G for i < n,
- * G the G1 generator (g2 = 0) or the G2 one, k in Montgomery form, as
- * affine points in the host layout (infinity all-zero).  Every engine
- * writes the same points (an affine point has one representation), so the
- * parameters do not depend on the engine. */
-typedef struct groth16_setup_engine {
-	const char *name;
-	int (*mul)(void *self, int g2, const fr_t *k, size_t n, const groth16_point_sink *sink,
-		   cuzk_error *err);
-	void *self;
-} groth16_setup_engine;
+/* ---- Large setups: rows from any source, products on any engine
+ * (setup_engine.h) ---- */
 
 /* Called after every run of products: done of total points so far. */
 typedef void (*groth16_setup_progress_fn)(void *ctx, uint64_t done, uint64_t total);

@@ -9,7 +9,7 @@
 
 #include "common/error.h"
 #include "cuzk_gpu.h"
-#include "groth16/setup.h"
+#include "groth16/setup_engine.h"
 
 typedef struct groth16_gpu_setup groth16_gpu_setup;
 

@@ -16,7 +16,6 @@
 #include "common/error.h"
 #include "groth16/r1cs.h"
 #include "groth16/types.h"
-#include "groth16/witness_file.h"
 
 typedef struct groth16_synth {
 	size_t num_constraints;       /* circuit constraints + num_inputs */
@@ -41,6 +40,12 @@ int groth16_synth_check(const groth16_synth *s, cuzk_error *err);
 
 /* The prover's view of s with z as input/aux (z must outlive the view). */
 void groth16_synth_view(groth16_witness_view *ret, const groth16_synth *s, const fr_t *z);
+
+/* Writes a complete single-partition witness file (witness_file.h;
+ * Montgomery scalars) from a synthesis result and the assignment z it came
+ * from. */
+int groth16_witness_file_write(const char *path, const struct groth16_synth *s, const fr_t *z,
+			       cuzk_error *err);
 
 /* Rows from any source, one at a time: a materialised r1cs, or a generator
  * that never stores its matrices (gencircuit).  row() fills ret with the

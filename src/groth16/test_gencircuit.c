@@ -9,6 +9,7 @@
 #include "groth16/gencircuit.h"
 #include "groth16/prover.h"
 #include "groth16/synth.h"
+#include "groth16/witness_file.h"
 #include "tests/test_files.h"
 
 static void check_shape_of(unsigned k, size_t ni, uint64_t seed, enum gencircuit_shape shape)

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "groth16/synth.h"
+#include "groth16/witness_file.h"
 #include "tests/test_files.h"
 
 /* z = (1, out, x, y, t): t = x·y (row 0), out = t + x (row 1: (t + x)·1 = out)

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "common/clock.h"
-#include "groth16/prover.h"
 
 #define TRACE_NAME_MAX 64
 

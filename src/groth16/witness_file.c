@@ -8,7 +8,6 @@
 #include <unistd.h>
 
 #include "groth16/byte_io.h"
-#include "groth16/synth.h"
 
 /* Reserves the file's blocks up front so that a full disk is an error
  * here, not a SIGBUS when a page of the mapping is first written. */
@@ -58,30 +57,6 @@ void *groth16_witness_file_section(const groth16_witness_map *m, unsigned p,
 				  enum cuzk_witness_section s)
 {
 	return m->base + m->desc.part[p].offset[s];
-}
-
-int groth16_witness_file_write(const char *path, const struct groth16_synth *s, const fr_t *z,
-			       cuzk_error *err)
-{
-	groth16_witness_map m;
-	int rc = groth16_witness_file_create(&m, path, s->num_constraints, s->num_inputs, s->num_aux,
-					     CUZK_WITNESS_MONTGOMERY, err);
-	if (rc < 0)
-		return rc;
-	const void *src[CUZK_SEC__COUNT] = {
-		[CUZK_SEC_A] = s->a,
-		[CUZK_SEC_B] = s->b,
-		[CUZK_SEC_C] = s->c,
-		[CUZK_SEC_INPUT] = z,
-		[CUZK_SEC_AUX] = z + s->num_inputs,
-		[CUZK_SEC_A_AUX_DENSITY] = s->a_aux_density,
-		[CUZK_SEC_B_INPUT_DENSITY] = s->b_input_density,
-		[CUZK_SEC_B_AUX_DENSITY] = s->b_aux_density,
-	};
-	for (int sec = 0; sec < CUZK_SEC__COUNT; sec++)
-		if (m.desc.len[sec])
-			memcpy(groth16_witness_file_section(&m, 0, sec), src[sec], m.desc.len[sec]);
-	return groth16_witness_file_close(&m, err);
 }
 
 int groth16_witness_file_open(groth16_witness_map *ret, const char *path, cuzk_error *err)

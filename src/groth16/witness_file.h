@@ -20,8 +20,6 @@ typedef struct groth16_witness_map {
 	int writable;
 } groth16_witness_map;
 
-struct groth16_synth;
-
 /* Creates path (replacing it) sized for a single partition with these
  * counts, maps it writable and zero-filled, header written.  Fill the
  * sections through groth16_witness_file_section(), then close. */
@@ -30,11 +28,6 @@ int groth16_witness_file_create(groth16_witness_map *ret, const char *path, uint
 /* Start of section s of partition p (a pointer into the mapping). */
 void *groth16_witness_file_section(const groth16_witness_map *m, unsigned p,
 				  enum cuzk_witness_section s);
-
-/* Writes a complete single-partition witness (Montgomery scalars) from a
- * synthesis result and the assignment z it came from. */
-int groth16_witness_file_write(const char *path, const struct groth16_synth *s, const fr_t *z,
-			       cuzk_error *err);
 
 /* Maps path read-only and validates it (cuzk_witness_parse). */
 int groth16_witness_file_open(groth16_witness_map *ret, const char *path, cuzk_error *err);
