@@ -11,9 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "formats/params_io.h"
 #include "groth16/backend.h"
 #include "groth16/gencircuit.h"
-#include "groth16/params_io.h"
 #include "groth16/setup.h"
 #include "tests/test_files.h"
 

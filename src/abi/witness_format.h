@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 /* The witness file: one layout for the CLI's files on disk and for the
  * memfds clients hand to cuzkd (docs/PROTOCOL.md, "Witness file").  An ABI,
- * not a part of the protocol: the CLI's witness files (src/groth16) use
- * it as much as the daemon does, so it sits below both them and src/ipc.
+ * not a part of the protocol: the witness files of src/formats use it as
+ * much as the daemon does, so it sits below both them and src/ipc.
  *
  *   offset 0     struct cuzk_witness_header (64 bytes)
  *   offset 64    struct cuzk_witness_partition[num_partitions] (64 bytes each)

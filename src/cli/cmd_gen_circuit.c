@@ -7,8 +7,8 @@
 #include <stdlib.h>
 
 #include "cli/cli.h"
+#include "formats/r1cs.h"
 #include "groth16/gencircuit.h"
-#include "groth16/r1cs.h"
 
 static int run(int argc, char **argv, cuzk_error *err)
 {

@@ -9,10 +9,10 @@
 #include "cli/cli.h"
 #include "common/clock.h"
 #include "common/rand.h"
+#include "formats/params_io.h"
+#include "formats/r1cs.h"
 #include "groth16/backend.h"
 #include "groth16/gencircuit.h"
-#include "groth16/params_io.h"
-#include "groth16/r1cs.h"
 #include "groth16/setup.h"
 
 struct setup_args {

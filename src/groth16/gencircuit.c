@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "common/parallel.h"
-#include "groth16/witness_file.h"
+#include "formats/witness_file.h"
 
 enum { SALT_KIND = 1, SALT_BIT, SALT_OP, SALT_CONST, SALT_INPUT };
 

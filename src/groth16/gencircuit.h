@@ -37,7 +37,7 @@
 
 #include "bls12_381/fr.h"
 #include "common/error.h"
-#include "groth16/r1cs.h"
+#include "formats/r1cs.h"
 #include "groth16/synth.h"
 
 #define GENCIRCUIT_DEFAULT_INPUTS 2   /* the constant 1 and one public input */

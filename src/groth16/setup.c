@@ -8,10 +8,10 @@
 #include "common/first_fail.h"
 #include "common/parallel.h"
 #include "common/rand.h"
+#include "formats/params_io.h"
 #include "groth16/fixed_base.h"
 #include "groth16/fr_sample.h"
 #include "groth16/ntt.h"
-#include "groth16/params_io.h"
 #include "groth16/prover.h"
 
 /* 10-bit windows: 26 windows of 2^9 entries, so 26 affine additions per

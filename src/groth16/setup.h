@@ -34,7 +34,7 @@
 
 #include "bls12_381/fr.h"
 #include "common/error.h"
-#include "groth16/r1cs.h"
+#include "formats/r1cs.h"
 #include "groth16/setup_engine.h"
 #include "groth16/synth.h"
 #include "groth16/types.h"
@@ -78,11 +78,11 @@ int groth16_dev_setup_rows(groth16_params *ret, groth16_dev_trapdoor_insecure *r
 			   const groth16_row_source *src, uint64_t seed, const groth16_setup_opts *opts,
 			   cuzk_error *err);
 
-/* The same parameters written to path as they are made (params_io.h's
- * streaming writer): host memory holds the per-variable scalars (~4 × 32
- * bytes per variable) but never all the points.  ret_vk (may be NULL) gets
- * a copy of the verifying key (free with groth16_vk_free).  Also the
- * writer's errors. */
+/* The same parameters written to path as they are made (the streaming
+ * writer of formats/params_io.h): host memory holds the per-variable
+ * scalars (~4 × 32 bytes per variable) but never all the points.  ret_vk
+ * (may be NULL) gets a copy of the verifying key (free with
+ * groth16_vk_free).  Also the writer's errors. */
 int groth16_dev_setup_rows_write(const char *path, const groth16_row_source *src, uint64_t seed,
 				 const groth16_setup_opts *opts, groth16_vk *ret_vk, cuzk_error *err);
 

@@ -6,7 +6,7 @@
 
 #include "common/first_fail.h"
 #include "common/parallel.h"
-#include "groth16/witness_file.h"
+#include "formats/witness_file.h"
 
 #define ROWS_PER_CHUNK 4096
 

@@ -14,7 +14,7 @@
 
 #include "bls12_381/fr.h"
 #include "common/error.h"
-#include "groth16/r1cs.h"
+#include "formats/r1cs.h"
 #include "groth16/types.h"
 
 typedef struct groth16_synth {
@@ -41,7 +41,7 @@ int groth16_synth_check(const groth16_synth *s, cuzk_error *err);
 /* The prover's view of s with z as input/aux (z must outlive the view). */
 void groth16_synth_view(groth16_witness_view *ret, const groth16_synth *s, const fr_t *z);
 
-/* Writes a complete single-partition witness file (witness_file.h;
+/* Writes a complete single-partition witness file (formats/witness_file.h;
  * Montgomery scalars) from a synthesis result and the assignment z it came
  * from. */
 int groth16_witness_file_write(const char *path, const struct groth16_synth *s, const fr_t *z,

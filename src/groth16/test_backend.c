@@ -10,9 +10,9 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "formats/params_io.h"
 #include "groth16/backend.h"
 #include "groth16/gencircuit.h"
-#include "groth16/params_io.h"
 #include "groth16/prover.h"
 #include "groth16/setup.h"
 #include "groth16/synth.h"

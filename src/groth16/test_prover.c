@@ -10,8 +10,8 @@
 
 #include "../../tests/check.h"
 #include "common/clock.h"
+#include "formats/params_io.h"
 #include "groth16/gencircuit.h"
-#include "groth16/params_io.h"
 #include "groth16/prover.h"
 #include "groth16/setup.h"
 #include "groth16/synth.h"

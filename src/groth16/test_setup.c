@@ -7,8 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "formats/params_io.h"
 #include "groth16/gencircuit.h"
-#include "groth16/params_io.h"
 #include "groth16/setup.h"
 #include "tests/test_files.h"
 

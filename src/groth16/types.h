@@ -65,7 +65,7 @@ typedef struct groth16_witness_view {
 
 /* One phase of a proof on one lane (a CPU thread, a GPU stream), with its
  * start and end on CLOCK_MONOTONIC in milliseconds: what a timeline
- * (trace_json.h) draws.  Names and lanes are static strings. */
+ * (formats/trace_json.h) draws.  Names and lanes are static strings. */
 typedef struct groth16_span {
 	const char *name;          /* "msm h", "upload a,b,c", ... */
 	const char *lane;          /* "cpu", "cpu worker 1", "copy", "compute", "host" */

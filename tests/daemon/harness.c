@@ -20,8 +20,8 @@
 #include <unistd.h>
 
 #include "common/clock.h"
+#include "formats/params_io.h"
 #include "groth16/gencircuit.h"
-#include "groth16/params_io.h"
 #include "groth16/setup.h"
 #include "groth16/verifier.h"
 #include "tests/daemon/harness.h"

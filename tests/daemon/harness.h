@@ -12,7 +12,7 @@
 #include <fcntl.h>
 #include <sys/types.h>
 
-#include "groth16/r1cs.h"
+#include "formats/r1cs.h"
 #include "groth16/synth.h"
 #include "groth16/types.h"
 #include "ipc/protocol.h"

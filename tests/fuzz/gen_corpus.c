@@ -8,10 +8,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "formats/params_io.h"
+#include "formats/public_json.h"
+#include "formats/r1cs.h"
 #include "groth16/gencircuit.h"
-#include "groth16/params_io.h"
-#include "groth16/public_json.h"
-#include "groth16/r1cs.h"
 #include "groth16/synth.h"
 
 static int fail(const cuzk_error *err)

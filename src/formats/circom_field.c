@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-#include "groth16/circom_field.h"
+#include "formats/circom_field.h"
 
 #include <string.h>
 

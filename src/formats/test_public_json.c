@@ -4,7 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "groth16/public_json.h"
+#include "formats/public_json.h"
 #include "tests/test_files.h"
 
 static void expect_reject(const char *text, int code, const char *needle)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Chrome trace-event JSON (trace_json.h). */
-#include "groth16/trace_json.h"
+#include "formats/trace_json.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-#include "groth16/byte_io.h"
+#include "formats/byte_io.h"
 
 #include <errno.h>
 #include <fcntl.h>

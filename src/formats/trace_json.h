@@ -9,8 +9,8 @@
  *
  * Events are kept in memory and written by groth16_trace_write.  Not
  * thread-safe: one writer. */
-#ifndef CUZK_GROTH16_TRACE_JSON_H
-#define CUZK_GROTH16_TRACE_JSON_H
+#ifndef CUZK_FORMATS_TRACE_JSON_H
+#define CUZK_FORMATS_TRACE_JSON_H
 
 #include <stdint.h>
 

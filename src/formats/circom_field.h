@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 /* What circom's binary files (.r1cs, .wtns) say about their field: the
  * element size and the prime, which must be BLS12-381's r. */
-#ifndef CUZK_GROTH16_CIRCOM_FIELD_H
-#define CUZK_GROTH16_CIRCOM_FIELD_H
+#ifndef CUZK_FORMATS_CIRCOM_FIELD_H
+#define CUZK_FORMATS_CIRCOM_FIELD_H
 
 #include <stdint.h>
 
 #include "common/error.h"
-#include "groth16/byte_io.h"
+#include "formats/byte_io.h"
 
 #define CIRCOM_FIELD_BYTES 32u
 

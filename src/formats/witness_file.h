@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Witness files on disk (layout: src/abi/witness_format.h): written by
  * `cuzk synth` and the synthetic generator, mapped by `cuzk prove`. */
-#ifndef CUZK_GROTH16_WITNESS_FILE_H
-#define CUZK_GROTH16_WITNESS_FILE_H
+#ifndef CUZK_FORMATS_WITNESS_FILE_H
+#define CUZK_FORMATS_WITNESS_FILE_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "abi/witness_format.h"
 #include "bls12_381/fr.h"
 #include "common/error.h"
 #include "groth16/types.h"
-#include "abi/witness_format.h"
 
 /* A witness file mapped into memory. */
 typedef struct groth16_witness_map {

@@ -2,12 +2,12 @@
 /* snarkjs public.json: strict reader and writer (public_json.h).
  * Accepted: optional white space, '[', zero or more strings of decimal
  * digits without leading zeros separated by ',', ']', white space. */
-#include "groth16/public_json.h"
+#include "formats/public_json.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "groth16/byte_io.h"
+#include "formats/byte_io.h"
 
 /* r has 77 decimal digits; anything longer is out of range anyway. */
 #define MAX_DIGITS 78

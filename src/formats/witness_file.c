@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-#include "groth16/witness_file.h"
+#include "formats/witness_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -7,7 +7,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "groth16/byte_io.h"
+#include "formats/byte_io.h"
 
 /* Reserves the file's blocks up front so that a full disk is an error
  * here, not a SIGBUS when a page of the mapping is first written. */

@@ -4,7 +4,7 @@
  * Reading is two passes: the counts are walked first and checked against
  * the bytes left (nothing allocated yet), then every point is decoded in
  * parallel into one storage block. */
-#include "groth16/params_io.h"
+#include "formats/params_io.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -17,7 +17,7 @@
 
 #include "common/file_kind.h"
 #include "common/parallel.h"
-#include "groth16/byte_io.h"
+#include "formats/byte_io.h"
 
 #define G1U G1_UNCOMPRESSED_SIZE
 #define G2U G2_UNCOMPRESSED_SIZE

@@ -2,8 +2,8 @@
 /* snarkjs's public.json: a JSON array of decimal strings, the public inputs
  * without the constant 1 (["33", "7"]).  Parsing is strict: only that
  * shape, each value canonical (< r), errors naming the index at fault. */
-#ifndef CUZK_GROTH16_PUBLIC_JSON_H
-#define CUZK_GROTH16_PUBLIC_JSON_H
+#ifndef CUZK_FORMATS_PUBLIC_JSON_H
+#define CUZK_FORMATS_PUBLIC_JSON_H
 
 #include <stddef.h>
 

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "groth16/params_io.h"
+#include "formats/params_io.h"
 #include "tests/test_files.h"
 
 static void g1_times(g1_aff_t *r, uint64_t k)

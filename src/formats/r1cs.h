@@ -5,8 +5,8 @@
  * Variables: index 0 is the constant 1, indices 1..num_inputs-1 the public
  * inputs, then num_aux auxiliary variables.  Each matrix is stored as rows
  * (CSR): row k's terms are terms[off[k] .. off[k+1]). */
-#ifndef CUZK_GROTH16_R1CS_H
-#define CUZK_GROTH16_R1CS_H
+#ifndef CUZK_FORMATS_R1CS_H
+#define CUZK_FORMATS_R1CS_H
 
 #include <stddef.h>
 #include <stdint.h>

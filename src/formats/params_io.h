@@ -13,15 +13,15 @@
  * allocates anything; errors name the file (or buffer name), the section
  * and the byte offset.  Identity points (infinity) are accepted in the
  * queries: our own setup writes them only where a query is really zero. */
-#ifndef CUZK_GROTH16_PARAMS_IO_H
-#define CUZK_GROTH16_PARAMS_IO_H
+#ifndef CUZK_FORMATS_PARAMS_IO_H
+#define CUZK_FORMATS_PARAMS_IO_H
 
 #include <stddef.h>
 #include <stdint.h>
 
 #include "bls12_381/encoding.h"
 #include "common/error.h"
-#include "groth16/byte_io.h"
+#include "formats/byte_io.h"
 #include "groth16/types.h"
 
 /* Checks on the query points (enum bls_check).  The VK is always fully

@@ -9,9 +9,9 @@
 
 #include "common/first_fail.h"
 #include "common/parallel.h"
-#include "groth16/byte_io.h"
-#include "groth16/circom_field.h"
-#include "groth16/r1cs.h"
+#include "formats/byte_io.h"
+#include "formats/circom_field.h"
+#include "formats/r1cs.h"
 
 #define SEC_HEADER 1
 #define SEC_VALUES 2

@@ -2,8 +2,8 @@
 /* Bounded byte cursors for the file parsers, file mapping, and a buffered
  * writer with a sticky error: the plumbing shared by params, r1cs, wtns and
  * public.json I/O. */
-#ifndef CUZK_GROTH16_BYTE_IO_H
-#define CUZK_GROTH16_BYTE_IO_H
+#ifndef CUZK_FORMATS_BYTE_IO_H
+#define CUZK_FORMATS_BYTE_IO_H
 
 #include <stddef.h>
 #include <stdint.h>
