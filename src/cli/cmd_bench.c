@@ -20,15 +20,15 @@
 #include "cli/cli.h"
 #include "common/clock.h"
 #include "common/rand.h"
+#include "devtools/gencircuit.h"
+#include "devtools/setup.h"
+#include "devtools/synth.h"
 #include "formats/params_io.h"
 #include "formats/trace_json.h"
 #include "groth16/backend.h"
 #include "groth16/fr_sample.h"
-#include "groth16/gencircuit.h"
 #include "groth16/ntt.h"
 #include "groth16/prover.h"
-#include "groth16/setup.h"
-#include "groth16/synth.h"
 #include "groth16/verifier.h"
 
 struct bench_args {

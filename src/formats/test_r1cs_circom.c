@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "devtools/gencircuit.h"
 #include "formats/r1cs.h"
-#include "groth16/gencircuit.h"
 #include "tests/test_files.h"
 
 static int matrix_eq(const r1cs_matrix *x, const r1cs_matrix *y, size_t rows)

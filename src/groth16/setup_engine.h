@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 /* The engines that make a development setup's fixed-base products
- * (setup.h): a backend hands out its device's (backend.h, setup_engine),
- * so the interface lives with the backends, not with the setup that
- * drives it. */
+ * (devtools/setup.h): a backend hands out its device's (backend.h,
+ * setup_engine), so the interface lives with the backends, not with the
+ * setup that drives it. */
 #ifndef CUZK_GROTH16_SETUP_ENGINE_H
 #define CUZK_GROTH16_SETUP_ENGINE_H
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-/* The development setup's fixed-base products on a GPU: a setup.h engine
- * over cuda/cuzk_gpu.h's cuzk_gpu_fixed_base_*.  The parameters are the
- * CPU engine's, byte for byte (cuda/test_gpu_setup checks it).
+/* The development setup's fixed-base products on a GPU: an engine
+ * (setup_engine.h) over cuda/cuzk_gpu.h's cuzk_gpu_fixed_base_*.  The
+ * parameters are the CPU engine's, byte for byte (cuda/test_gpu_setup
+ * checks it).
  * Built with CUDA only; the GPU backend (backend_gpu.c) owns one per device
  * and hands it out as its setup_engine. */
 #ifndef CUZK_GROTH16_SETUP_GPU_H

@@ -10,12 +10,12 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "devtools/gencircuit.h"
+#include "devtools/setup.h"
+#include "devtools/synth.h"
 #include "formats/params_io.h"
 #include "groth16/backend.h"
-#include "groth16/gencircuit.h"
 #include "groth16/prover.h"
-#include "groth16/setup.h"
-#include "groth16/synth.h"
 #include "tests/check.h"
 
 static void check_backend(const struct groth16_backend *be, const groth16_params *p, const groth16_witness_view *w)

@@ -10,11 +10,11 @@
 
 #include "../../tests/check.h"
 #include "common/clock.h"
+#include "devtools/gencircuit.h"
+#include "devtools/setup.h"
+#include "devtools/synth.h"
 #include "formats/params_io.h"
-#include "groth16/gencircuit.h"
 #include "groth16/prover.h"
-#include "groth16/setup.h"
-#include "groth16/synth.h"
 #include "groth16/verifier.h"
 
 /* ---- building small circuits by hand ---- */

@@ -20,9 +20,9 @@
 #include <unistd.h>
 
 #include "common/clock.h"
+#include "devtools/gencircuit.h"
+#include "devtools/setup.h"
 #include "formats/params_io.h"
-#include "groth16/gencircuit.h"
-#include "groth16/setup.h"
 #include "groth16/verifier.h"
 #include "tests/daemon/harness.h"
 

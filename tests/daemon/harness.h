@@ -12,8 +12,8 @@
 #include <fcntl.h>
 #include <sys/types.h>
 
+#include "devtools/synth.h"
 #include "formats/r1cs.h"
-#include "groth16/synth.h"
 #include "groth16/types.h"
 #include "ipc/protocol.h"
 

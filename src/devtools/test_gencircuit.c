@@ -6,10 +6,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "devtools/gencircuit.h"
+#include "devtools/synth.h"
 #include "formats/witness_file.h"
-#include "groth16/gencircuit.h"
 #include "groth16/prover.h"
-#include "groth16/synth.h"
 #include "tests/test_files.h"
 
 static void check_shape_of(unsigned k, size_t ni, uint64_t seed, enum gencircuit_shape shape)

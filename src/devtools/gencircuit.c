@@ -5,7 +5,7 @@
  * row for its new variable, whose coefficient in C is ±1 (or, for a
  * boolean pivot p·p = p, drawn as a random bit), so the row layout lives
  * in one place: gencircuit_row_at. */
-#include "groth16/gencircuit.h"
+#include "devtools/gencircuit.h"
 
 #include <stdlib.h>
 #include <string.h>

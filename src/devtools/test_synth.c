@@ -6,8 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "devtools/synth.h"
 #include "formats/witness_file.h"
-#include "groth16/synth.h"
 #include "tests/test_files.h"
 
 /* z = (1, out, x, y, t): t = x·y (row 0), out = t + x (row 1: (t + x)·1 = out)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 /* INSECURE development setup (setup.h): the trapdoor is derived from a seed. */
-#include "groth16/setup.h"
+#include "devtools/setup.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -195,7 +195,7 @@ int groth16_dev_qap_at_tau(fr_t *ret_a, fr_t *ret_b, fr_t *ret_c, const r1cs *cs
 	return qap_rows(ret_a, ret_b, ret_c, &src, tau, err);
 }
 
-/* ---- The CPU engine: the fixed-base tables of fixed_base.h ---- */
+/* ---- The CPU engine: the fixed-base tables of groth16/fixed_base.h ---- */
 
 struct cpu_engine {
 	fixed_base g1, g2;

@@ -6,8 +6,8 @@
  * parameters that protect anything.
  *
  * Derivation: a cuzk_rng seeded with `seed` gives τ, α, β, γ, δ in that
- * order by fr_sample_rng (fr_sample.h); τ is drawn again in the (negligible)
- * case τ^m = 1.
+ * order by fr_sample_rng (groth16/fr_sample.h); τ is drawn again in the
+ * (negligible) case τ^m = 1.
  *
  * The parameters have bellperson's shape, for m = groth16_domain_size(
  * num_constraints + num_inputs) (one appended constraint input_i·0 = 0 per
@@ -27,16 +27,16 @@
  * File order is made order: the VK (with ic), then h, l, a, b_g1, b_g2,
  * each from one scalar vector that is filled, multiplied and dropped in
  * turn, so a large setup can stream its points to a file. */
-#ifndef CUZK_GROTH16_SETUP_H
-#define CUZK_GROTH16_SETUP_H
+#ifndef CUZK_DEVTOOLS_SETUP_H
+#define CUZK_DEVTOOLS_SETUP_H
 
 #include <stdint.h>
 
 #include "bls12_381/fr.h"
 #include "common/error.h"
+#include "devtools/synth.h"
 #include "formats/r1cs.h"
 #include "groth16/setup_engine.h"
-#include "groth16/synth.h"
 #include "groth16/types.h"
 
 /* The toxic waste, Montgomery form.  Tests use it as a shortcut to the
@@ -60,7 +60,7 @@ int groth16_dev_qap_at_tau(fr_t *ret_a, fr_t *ret_b, fr_t *ret_c, const r1cs *cs
 			   cuzk_error *err);
 
 /* ---- Large setups: rows from any source, products on any engine
- * (setup_engine.h) ---- */
+ * (groth16/setup_engine.h) ---- */
 
 /* Called after every run of products: done of total points so far. */
 typedef void (*groth16_setup_progress_fn)(void *ctx, uint64_t done, uint64_t total);

@@ -7,9 +7,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "devtools/gencircuit.h"
+#include "devtools/setup.h"
 #include "formats/params_io.h"
-#include "groth16/gencircuit.h"
-#include "groth16/setup.h"
 #include "tests/test_files.h"
 
 struct progress {

@@ -29,16 +29,16 @@
  *
  * Everything is a function of (shape, k, num_inputs, seed): rows can be
  * produced one at a time without materialising the R1CS. */
-#ifndef CUZK_GROTH16_GENCIRCUIT_H
-#define CUZK_GROTH16_GENCIRCUIT_H
+#ifndef CUZK_DEVTOOLS_GENCIRCUIT_H
+#define CUZK_DEVTOOLS_GENCIRCUIT_H
 
 #include <stddef.h>
 #include <stdint.h>
 
 #include "bls12_381/fr.h"
 #include "common/error.h"
+#include "devtools/synth.h"
 #include "formats/r1cs.h"
-#include "groth16/synth.h"
 
 #define GENCIRCUIT_DEFAULT_INPUTS 2   /* the constant 1 and one public input */
 #define GENCIRCUIT_POREP_INPUTS 328   /* a 32 GiB PoRep partition's, with the constant 1 */

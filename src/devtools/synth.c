@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-#include "groth16/synth.h"
+#include "devtools/synth.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -6,8 +6,8 @@
  * constraints, then one per input i with a = z_i, b = 0, c = 0, the
  * constraints bellperson appends (input_i · 0 = 0).  Because of those every
  * input counts as "in A", so there is no input bitmap for A. */
-#ifndef CUZK_GROTH16_SYNTH_H
-#define CUZK_GROTH16_SYNTH_H
+#ifndef CUZK_DEVTOOLS_SYNTH_H
+#define CUZK_DEVTOOLS_SYNTH_H
 
 #include <stddef.h>
 #include <stdint.h>
