@@ -14,7 +14,7 @@
 #include "devtools/gencircuit.h"
 #include "devtools/setup.h"
 #include "formats/params_io.h"
-#include "groth16/backend.h"
+#include "prover/backend.h"
 #include "tests/test_files.h"
 
 static int same_params(const groth16_params *a, const groth16_params *b)

@@ -13,7 +13,7 @@
 #include "devtools/setup.h"
 #include "formats/params_io.h"
 #include "formats/r1cs.h"
-#include "groth16/backend.h"
+#include "prover/backend.h"
 
 struct setup_args {
 	const char *r1cs_path, *params_path, *vk_path, *backend_s;

@@ -9,10 +9,10 @@
 #include "common/parallel.h"
 #include "common/rand.h"
 #include "formats/params_io.h"
-#include "groth16/fixed_base.h"
-#include "groth16/fr_sample.h"
-#include "groth16/ntt.h"
-#include "groth16/prover.h"
+#include "prover/fixed_base.h"
+#include "prover/fr_sample.h"
+#include "prover/ntt.h"
+#include "prover/prover.h"
 
 /* 10-bit windows: 26 windows of 2^9 entries, so 26 affine additions per
  * product; the G2 table is 26·512·192 B = 2.5 MiB, still cache-friendly. */
@@ -195,7 +195,7 @@ int groth16_dev_qap_at_tau(fr_t *ret_a, fr_t *ret_b, fr_t *ret_c, const r1cs *cs
 	return qap_rows(ret_a, ret_b, ret_c, &src, tau, err);
 }
 
-/* ---- The CPU engine: the fixed-base tables of groth16/fixed_base.h ---- */
+/* ---- The CPU engine: the fixed-base tables of prover/fixed_base.h ---- */
 
 struct cpu_engine {
 	fixed_base g1, g2;

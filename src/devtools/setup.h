@@ -6,7 +6,7 @@
  * parameters that protect anything.
  *
  * Derivation: a cuzk_rng seeded with `seed` gives τ, α, β, γ, δ in that
- * order by fr_sample_rng (groth16/fr_sample.h); τ is drawn again in the
+ * order by fr_sample_rng (prover/fr_sample.h); τ is drawn again in the
  * (negligible) case τ^m = 1.
  *
  * The parameters have bellperson's shape, for m = groth16_domain_size(
@@ -36,8 +36,8 @@
 #include "common/error.h"
 #include "devtools/synth.h"
 #include "formats/r1cs.h"
-#include "groth16/setup_engine.h"
-#include "groth16/types.h"
+#include "prover/setup_engine.h"
+#include "prover/types.h"
 
 /* The toxic waste, Montgomery form.  Tests use it as a shortcut to the
  * expected proof (see groth16_dev_qap_at_tau). */
@@ -60,7 +60,7 @@ int groth16_dev_qap_at_tau(fr_t *ret_a, fr_t *ret_b, fr_t *ret_c, const r1cs *cs
 			   cuzk_error *err);
 
 /* ---- Large setups: rows from any source, products on any engine
- * (groth16/setup_engine.h) ---- */
+ * (prover/setup_engine.h) ---- */
 
 /* Called after every run of products: done of total points so far. */
 typedef void (*groth16_setup_progress_fn)(void *ctx, uint64_t done, uint64_t total);

@@ -15,7 +15,7 @@
 #include "bls12_381/fr.h"
 #include "common/error.h"
 #include "formats/r1cs.h"
-#include "groth16/types.h"
+#include "prover/types.h"
 
 typedef struct groth16_synth {
 	size_t num_constraints;       /* circuit constraints + num_inputs */

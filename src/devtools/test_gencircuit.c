@@ -9,7 +9,7 @@
 #include "devtools/gencircuit.h"
 #include "devtools/synth.h"
 #include "formats/witness_file.h"
-#include "groth16/prover.h"
+#include "prover/prover.h"
 #include "tests/test_files.h"
 
 static void check_shape_of(unsigned k, size_t ni, uint64_t seed, enum gencircuit_shape shape)

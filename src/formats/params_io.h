@@ -22,7 +22,7 @@
 #include "bls12_381/encoding.h"
 #include "common/error.h"
 #include "formats/byte_io.h"
-#include "groth16/types.h"
+#include "prover/types.h"
 
 /* Checks on the query points (enum bls_check).  The VK is always fully
  * checked (on the curve and in the subgroup): it is small and a bad VK

@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #include "common/error.h"
-#include "groth16/types.h"
+#include "prover/types.h"
 
 typedef struct groth16_trace groth16_trace;
 

@@ -10,7 +10,7 @@
 #include "abi/witness_format.h"
 #include "bls12_381/fr.h"
 #include "common/error.h"
-#include "groth16/types.h"
+#include "prover/types.h"
 
 /* A witness file mapped into memory. */
 typedef struct groth16_witness_map {

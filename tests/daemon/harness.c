@@ -23,7 +23,7 @@
 #include "devtools/gencircuit.h"
 #include "devtools/setup.h"
 #include "formats/params_io.h"
-#include "groth16/verifier.h"
+#include "prover/verifier.h"
 #include "tests/daemon/harness.h"
 
 #ifndef CUZKD_BIN

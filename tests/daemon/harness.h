@@ -14,8 +14,8 @@
 
 #include "devtools/synth.h"
 #include "formats/r1cs.h"
-#include "groth16/types.h"
 #include "ipc/protocol.h"
+#include "prover/types.h"
 
 #define TD_TIMEOUT_MS 120000   /* generous: the sanitizer build is slow */
 
