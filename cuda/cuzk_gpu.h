@@ -127,7 +127,7 @@ int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, const cuzk_g
 			char *err, size_t errlen);
 
 /* NTTs on host data for tests and benchmarks, natural order in and out, with
- * the conventions of src/groth16/ntt.h.  reps > 1 repeats the transform on
+ * the conventions of src/prover/ntt.h.  reps > 1 repeats the transform on
  * device-resident data; *ret_ms (may be NULL) is the median device time of
  * one transform. */
 enum cuzk_gpu_ntt_kind {
@@ -147,10 +147,10 @@ int cuzk_gpu_compute_h(cuzk_gpu_dev *dev, void *h_out, const void *a, const void
 
 /* The development setup's fixed-base products k_i·G on the device.
  *
- * table: the host's fixed-base table for G (src/groth16/fixed_base.h) with
+ * table: the host's fixed-base table for G (src/prover/fixed_base.h) with
  * windows of c bits: entry w·2^(c-1) + d - 1 is d·2^(w·c)·G, affine, for
  * w < floor(255/c) + 1 and 1 <= d <= 2^(c-1); the device cuts scalars into
- * signed digits the same way (src/groth16/scalar_digits.h).  g2 selects G2
+ * signed digits the same way (src/prover/scalar_digits.h).  g2 selects G2
  * points (192 B) instead of G1 (96 B).  Open returns 0, -CUZK_GPU_E_INVAL
  * (c outside 2..20), -CUZK_GPU_E_VRAM, -CUZK_GPU_E_GPU. */
 typedef struct cuzk_gpu_fixed_base cuzk_gpu_fixed_base;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-/* The GPU NTT and h computation against the CPU's (src/groth16/ntt.h), bit
+/* The GPU NTT and h computation against the CPU's (src/prover/ntt.h), bit
  * for bit: every transform kind at sizes from 2^1 through three-pass sizes,
  * and h for constraint counts that are and are not powers of two, in
  * Montgomery and canonical form.  Without a CUDA device: SKIP (77).
@@ -13,10 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuzk_gpu.h"
-#include "groth16/fr_sample.h"
-#include "groth16/ntt.h"
 #include "../tests/check.h"
+#include "cuzk_gpu.h"
+#include "prover/fr_sample.h"
+#include "prover/ntt.h"
 
 static fr_t *random_vec(size_t n, cuzk_rng *rng)
 {

@@ -11,11 +11,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "groth16/backend.h"
-#include "groth16/gencircuit.h"
-#include "groth16/params_io.h"
-#include "groth16/setup.h"
-#include "groth16/test_files.h"
+#include "devtools/gencircuit.h"
+#include "devtools/setup.h"
+#include "formats/params_io.h"
+#include "prover/backend.h"
+#include "tests/test_files.h"
 
 static int same_params(const groth16_params *a, const groth16_params *b)
 {

@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "cuzk_gpu.h"
-#include "groth16/gpu_host_ops.h"
 #include "msm/msm_check.h"
+#include "prover/gpu_host_ops.h"
 
 struct msm_case {
 	int curve;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 // Transforms made of single NTT runs: the natural-order kinds of
-// src/groth16/ntt.h and the Groth16 h computation.  Written over a run
+// src/prover/ntt.h and the Groth16 h computation.  Written over a run
 // function so that the device (ntt.cu) and the host emulation
 // (test_ntt_host.cpp) chain the runs the same way:
 //   run(out, in, log_n, dir, order, pro, epi, quot)

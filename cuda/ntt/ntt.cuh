@@ -129,7 +129,7 @@ void ntt8_run(const ntt_tables_view &t, fr_t *out, const fr_t *in, unsigned log_
 // Raises the radix-8 kernels' shared-memory limit on the current device.
 void ntt8_set_smem_limits();
 
-// Whole transforms with the conventions of src/groth16/ntt.h, natural order
+// Whole transforms with the conventions of src/prover/ntt.h, natural order
 // in and out (ntt/chain.cuh).
 void ntt_natural(const ntt_tables_view &t, fr_t *out, const fr_t *in, unsigned log_n, ntt_kind kind,
 		 cudaStream_t s);

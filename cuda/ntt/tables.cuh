@@ -29,7 +29,7 @@ static_assert(2 * NTT_TW_BITS >= NTT_LOG_MAX, "two twiddle tables must cover eve
 
 enum class ntt_dir { forward = 0, inverse = 1 };
 enum class ntt_order { natural_to_bitrev, bitrev_to_natural, natural_to_natural };
-// Whole transforms with the conventions of src/groth16/ntt.h.
+// Whole transforms with the conventions of src/prover/ntt.h.
 enum class ntt_kind { forward, inverse, coset_forward, coset_inverse };
 // Which kernel runs a transform: the radix-2 one (one shared-memory exchange
 // per stage) or the radix-8 one (eight elements per thread, ntt/radix8.cuh).

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 // The radix-8 NTT kernel run on the CPU: ntt/radix8.cuh's phases for every
 // thread of every tile in turn, with the table set-up of ntt/tables.cuh and
-// the transform chains of ntt/chain.cuh, against src/groth16/ntt.c bit for
+// the transform chains of ntt/chain.cuh, against src/prover/ntt.c bit for
 // bit: every kind at one, two and three passes (three at small sizes through
 // a smaller pass limit), the two-table boundary twiddle at 2^19, h against
 // groth16_compute_h in Montgomery and canonical form, threads run in both
@@ -18,8 +18,8 @@
 extern "C" {
 #include "bls12_381/fr.h"
 #include "common/rand.h"
-#include "groth16/fr_sample.h"
-#include "groth16/ntt.h"
+#include "prover/fr_sample.h"
+#include "prover/ntt.h"
 }
 
 #include "../../tests/check.h"

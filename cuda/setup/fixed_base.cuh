@@ -4,10 +4,10 @@
 // host twin test (cuda/setup/test_fixed_base_host.cpp) runs this exact code
 // against the CPU setup without a GPU.
 //
-// The table is the host's (src/groth16/fixed_base.h): entry w·2^(c-1) + d - 1
+// The table is the host's (src/prover/fixed_base.h): entry w·2^(c-1) + d - 1
 // is d·2^(w·c)·G for window w < nwin and 1 <= d <= 2^(c-1), affine.  Scalars
 // are cut into nwin signed c-bit digits by the recoding of
-// src/groth16/scalar_digits.h: k' = k + OFF, then
+// src/prover/scalar_digits.h: k' = k + OFF, then
 //   d_w = window_w(k') - 2^(c-1) (w < nwin - 1),  d_{nwin-1} = window_{nwin-1}(k'),
 // with nwin = floor(255/c) + 1 and OFF = sum over w < nwin-1 of 2^(w·c + c-1).
 // Then k·G = sum over w of d_w·2^(w·c)·G: one mixed addition per non-zero

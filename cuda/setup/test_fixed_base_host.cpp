@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 // The GPU setup's per-point code (cuda/setup/fixed_base.cuh), compiled for the
-// CPU, against the CPU setup's fixed-base products (src/groth16/fixed_base.h):
+// CPU, against the CPU setup's fixed-base products (src/prover/fixed_base.h):
 // the same affine points, byte for byte, for G1 and G2, window widths 10 and
 // 14, and the scalars at the edges (0, 1, r - 1, digits at ±2^(c-1)), in
 // every build (no GPU needed).
@@ -13,10 +13,10 @@
 extern "C" {
 #include "bls12_381/fr.h"
 #include "common/rand.h"
-#include "groth16/curve_ops.h"
-#include "groth16/fixed_base.h"
-#include "groth16/fr_sample.h"
-#include "groth16/scalar_digits.h"
+#include "prover/curve_ops.h"
+#include "prover/fixed_base.h"
+#include "prover/fr_sample.h"
+#include "prover/scalar_digits.h"
 }
 
 #include "../../tests/check.h"

@@ -8,7 +8,7 @@
 
 #include "cli/bench_report.h"
 #include "common/error.h"
-#include "groth16/backend.h"
+#include "prover/backend.h"
 
 /* 0, or the backend's error. */
 int bench_msm_device(struct bench_report *rep, const struct groth16_backend *be, groth16_device *dev, int g2,

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "bls12_381/encoding.h"
-#include "groth16/backend.h"
+#include "prover/backend.h"
 
 static void print_help(const struct cli_command *cmd, const struct cli_option *opts, size_t n_opts)
 {

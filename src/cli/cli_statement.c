@@ -11,9 +11,9 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "groth16/params_io.h"
-#include "groth16/public_json.h"
-#include "groth16/witness_file.h"
+#include "formats/params_io.h"
+#include "formats/public_json.h"
+#include "formats/witness_file.h"
 
 int cli_inputs_from_witness(cli_inputs *ret, const char *path, cuzk_error *err)
 {

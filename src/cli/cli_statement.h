@@ -10,7 +10,7 @@
 
 #include "bls12_381/fr.h"
 #include "common/error.h"
-#include "groth16/types.h"
+#include "prover/types.h"
 
 typedef struct cli_inputs {
 	size_t n_parts;   /* partitions that have their own inputs (1 for public.json) */

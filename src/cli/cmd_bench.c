@@ -8,7 +8,7 @@
  *   load:  a parameter file decoded (and uploaded, on a GPU);
  *   msm:   one G1 (or G2) MSM of 2^K points with uniform scalars;
  *   ntt:   one forward NTT of 2^K scalars.
- * Backends come from groth16/backend.h: a new one needs no change here. */
+ * Backends come from prover/backend.h: a new one needs no change here. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,16 +20,16 @@
 #include "cli/cli.h"
 #include "common/clock.h"
 #include "common/rand.h"
-#include "groth16/backend.h"
-#include "groth16/fr_sample.h"
-#include "groth16/gencircuit.h"
-#include "groth16/ntt.h"
-#include "groth16/params_io.h"
-#include "groth16/prover.h"
-#include "groth16/setup.h"
-#include "groth16/synth.h"
-#include "groth16/trace_json.h"
-#include "groth16/verifier.h"
+#include "devtools/gencircuit.h"
+#include "devtools/setup.h"
+#include "devtools/synth.h"
+#include "formats/params_io.h"
+#include "formats/trace_json.h"
+#include "prover/backend.h"
+#include "prover/fr_sample.h"
+#include "prover/ntt.h"
+#include "prover/prover.h"
+#include "prover/verifier.h"
 
 struct bench_args {
 	const struct groth16_backend *be;

@@ -12,7 +12,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_statement.h"
-#include "groth16/public_json.h"
+#include "formats/public_json.h"
 
 /* p < 2^384 needs at most 116 decimal digits. */
 #define FP_DECIMAL_MAX 120

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-/* cuzk gen-circuit: a synthetic storage-proof-like circuit (gencircuit.h)
- * written as circom's .r1cs and .wtns, so it goes through the same
- * setup → synth → prove path as a circuit circom compiled; or straight as
- * a witness file (--witness), which is how large ones are made: the R1CS of
- * 2^27 constraints would take ~30 GB to hold. */
+/* cuzk gen-circuit: a synthetic storage-proof-like circuit
+ * (devtools/gencircuit.h) written as circom's .r1cs and .wtns, so it goes
+ * through the same setup → synth → prove path as a circuit circom compiled;
+ * or straight as a witness file (--witness), which is how large ones are
+ * made: the R1CS of 2^27 constraints would take ~30 GB to hold. */
 #include <stdlib.h>
 
 #include "cli/cli.h"
-#include "groth16/gencircuit.h"
-#include "groth16/r1cs.h"
+#include "devtools/gencircuit.h"
+#include "formats/r1cs.h"
 
 static int run(int argc, char **argv, cuzk_error *err)
 {

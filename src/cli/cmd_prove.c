@@ -6,10 +6,10 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "groth16/backend.h"
-#include "groth16/params_io.h"
-#include "groth16/prover.h"
-#include "groth16/witness_file.h"
+#include "formats/params_io.h"
+#include "formats/witness_file.h"
+#include "prover/backend.h"
+#include "prover/prover.h"
 
 /* Proves every partition of m into proofs[]. */
 static int prove_all(const struct groth16_backend *be, groth16_device *ctx, const groth16_params *p,

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-/* cuzk setup: the INSECURE development setup (groth16/setup.h) for a circom
+/* cuzk setup: the INSECURE development setup (devtools/setup.h) for a circom
  * circuit or for a synthetic one (--shape/--log-constraints, the circuit
  * of `cuzk gen-circuit` with the same options and --seed): parameters
  * written to the file as they are made, on the CPU or a GPU, and
@@ -9,11 +9,11 @@
 #include "cli/cli.h"
 #include "common/clock.h"
 #include "common/rand.h"
-#include "groth16/backend.h"
-#include "groth16/gencircuit.h"
-#include "groth16/params_io.h"
-#include "groth16/r1cs.h"
-#include "groth16/setup.h"
+#include "devtools/gencircuit.h"
+#include "devtools/setup.h"
+#include "formats/params_io.h"
+#include "formats/r1cs.h"
+#include "prover/backend.h"
 
 struct setup_args {
 	const char *r1cs_path, *params_path, *vk_path, *backend_s;

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 
 #include "cli/cli.h"
-#include "groth16/r1cs.h"
-#include "groth16/synth.h"
-#include "groth16/witness_file.h"
+#include "devtools/synth.h"
+#include "formats/r1cs.h"
+#include "formats/witness_file.h"
 
 static int run(int argc, char **argv, cuzk_error *err)
 {

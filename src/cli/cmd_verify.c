@@ -5,7 +5,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_statement.h"
-#include "groth16/verifier.h"
+#include "prover/verifier.h"
 
 static int run(int argc, char **argv, cuzk_error *err)
 {

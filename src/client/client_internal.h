@@ -6,11 +6,11 @@
 #include <pthread.h>
 #include <stdint.h>
 
+#include "abi/witness_format.h"
 #include "client/pages.h"
 #include "common/error.h"
 #include "cuzk.h"
 #include "ipc/protocol.h"
-#include "ipc/witness_format.h"
 
 struct cuzk_client {
 	pthread_mutex_t lock;        /* one request/reply exchange or ring access at a time */

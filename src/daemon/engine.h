@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 /* The engine: a priority queue of partitions (queue.c) and the workers that
  * prove them (engine.c, partition.c) on the devices of one proving backend
- * (groth16/backend.h): GPUs, workers_per_device each, or the CPU.
+ * (prover/backend.h): GPUs, workers_per_device each, or the CPU.
  *
  * Work is queued per partition, so the partitions of one request spread
  * over every device that has an idle worker.  A new item wakes a worker of
@@ -21,14 +21,14 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "abi/witness_format.h"
 #include "common/error.h"
 #include "daemon/conf.h"
 #include "daemon/log.h"
 #include "daemon/regcache.h"
 #include "daemon/srs_cache.h"
-#include "groth16/backend.h"
-#include "groth16/types.h"
-#include "ipc/witness_format.h"
+#include "prover/backend.h"
+#include "prover/types.h"
 
 #define CUZKD_PRIORITIES 4           /* critical, high, normal, low */
 #define CUZKD_PHASES 9               /* cuzk_phase: check .. total */

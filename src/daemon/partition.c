@@ -10,8 +10,8 @@
 
 #include "common/clock.h"
 #include "daemon/engine.h"
-#include "groth16/prover.h"
-#include "groth16/verifier.h"
+#include "prover/prover.h"
+#include "prover/verifier.h"
 
 static uint64_t ms_to_ns(double ms)
 {
@@ -176,7 +176,7 @@ void cuzkd_prove_partition(struct cuzkd_worker *w, struct cuzkd_item *item)
 	}
 	registered = register_witness(w, job, &ph[CUZKD_PH_REGISTER]);
 	/* The backend checks the shape from the daemon's copy of the header
-	 * and from bitmaps nobody else can write (backend.h). */
+	 * and from bitmaps nobody else can write (prover/backend.h). */
 	r = atomic_load(&job->cancelled) ? cuzk_fail(&err, CUZK_E_CANCELLED, "cancelled")
 					 : private_inputs(&view, &inputs, &err);
 	if (r == 0)

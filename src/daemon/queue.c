@@ -9,7 +9,7 @@
 
 #include "common/clock.h"
 #include "daemon/engine.h"
-#include "groth16/params_io.h"
+#include "formats/params_io.h"
 
 /* One partition of job is over. */
 static void part_done_locked(struct cuzkd_engine *e, struct cuzkd_job *job)

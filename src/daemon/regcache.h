@@ -27,7 +27,7 @@
 #include <sys/stat.h>
 
 #include "common/error.h"
-#include "groth16/backend.h"
+#include "prover/backend.h"
 
 struct cuzkd_buf {
 	dev_t dev;

@@ -13,7 +13,7 @@
 #include "bls12_381/encoding.h"
 #include "common/clock.h"
 #include "daemon/srs_cache.h"
-#include "groth16/params_io.h"
+#include "formats/params_io.h"
 #include "ipc/kinds.h"
 
 int cuzkd_srs_name_check(const char *name, size_t maxlen, cuzk_error *err)

@@ -23,7 +23,7 @@
 
 #include "common/error.h"
 #include "daemon/conf.h"
-#include "groth16/types.h"
+#include "prover/types.h"
 
 enum cuzkd_srs_state { CUZKD_SRS_LOADING, CUZKD_SRS_READY, CUZKD_SRS_FAILED };
 

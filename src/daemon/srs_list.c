@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "daemon/srs_cache.h"
-#include "groth16/params_io.h"
+#include "formats/params_io.h"
 #include "ipc/kinds.h"
 
 #define CUZKD_SRS_LIST_MAX 256

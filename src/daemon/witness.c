@@ -99,7 +99,7 @@ int cuzkd_witness_open(struct cuzkd_witness *ret, struct cuzkd_regcache *rc, int
 		v->input = (const fr_t *)(map + off[CUZK_SEC_INPUT]);
 		v->aux = (const fr_t *)(map + off[CUZK_SEC_AUX]);
 		/* Not copied here, on the event loop: the worker copies them
-		 * before anything reads them (groth16/backend.h). */
+		 * before anything reads them (prover/backend.h). */
 		v->a_aux_density = (const uint64_t *)(map + off[CUZK_SEC_A_AUX_DENSITY]);
 		v->b_input_density = (const uint64_t *)(map + off[CUZK_SEC_B_INPUT_DENSITY]);
 		v->b_aux_density = (const uint64_t *)(map + off[CUZK_SEC_B_AUX_DENSITY]);

@@ -21,11 +21,11 @@
 
 #include <stdint.h>
 
+#include "abi/witness_format.h"
 #include "common/error.h"
 #include "daemon/regcache.h"
-#include "groth16/types.h"
 #include "ipc/protocol.h"
-#include "ipc/witness_format.h"
+#include "prover/types.h"
 
 struct cuzkd_witness {
 	struct cuzkd_buf *buf;           /* referenced */

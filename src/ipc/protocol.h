@@ -41,9 +41,9 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
+#include "abi/witness_format.h"
 #include "common/error.h"
 #include "cuzk.h"
-#include "ipc/witness_format.h"
 
 #define CUZK_PROTOCOL_VERSION 1u
 #define CUZK_MSG_MAGIC 0x4d4b5a43u      /* bytes "CZKM" */

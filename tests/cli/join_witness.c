@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "groth16/witness_file.h"
+#include "formats/witness_file.h"
 
 static int join(const char *out, char **in, unsigned n, cuzk_error *err)
 {

@@ -20,10 +20,10 @@
 #include <unistd.h>
 
 #include "common/clock.h"
-#include "groth16/gencircuit.h"
-#include "groth16/params_io.h"
-#include "groth16/setup.h"
-#include "groth16/verifier.h"
+#include "devtools/gencircuit.h"
+#include "devtools/setup.h"
+#include "formats/params_io.h"
+#include "prover/verifier.h"
 #include "tests/daemon/harness.h"
 
 #ifndef CUZKD_BIN

@@ -12,10 +12,10 @@
 #include <fcntl.h>
 #include <sys/types.h>
 
-#include "groth16/r1cs.h"
-#include "groth16/synth.h"
-#include "groth16/types.h"
+#include "devtools/synth.h"
+#include "formats/r1cs.h"
 #include "ipc/protocol.h"
+#include "prover/types.h"
 
 #define TD_TIMEOUT_MS 120000   /* generous: the sanitizer build is slow */
 

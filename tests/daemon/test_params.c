@@ -13,7 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "groth16/params_io.h"
+#include "formats/params_io.h"
 #include "ipc/kinds.h"
 #include "tests/check.h"
 #include "tests/daemon/harness.h"

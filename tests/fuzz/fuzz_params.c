@@ -3,7 +3,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "groth16/params_io.h"
+#include "formats/params_io.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

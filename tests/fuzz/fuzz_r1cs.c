@@ -3,7 +3,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "groth16/r1cs.h"
+#include "formats/r1cs.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "ipc/witness_format.h"
+#include "abi/witness_format.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -4,8 +4,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "groth16/public_json.h"
-#include "groth16/r1cs.h"
+#include "formats/public_json.h"
+#include "formats/r1cs.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

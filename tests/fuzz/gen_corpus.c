@@ -8,11 +8,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "groth16/gencircuit.h"
-#include "groth16/params_io.h"
-#include "groth16/public_json.h"
-#include "groth16/r1cs.h"
-#include "groth16/synth.h"
+#include "devtools/gencircuit.h"
+#include "devtools/synth.h"
+#include "formats/params_io.h"
+#include "formats/public_json.h"
+#include "formats/r1cs.h"
 
 static int fail(const cuzk_error *err)
 {

@@ -153,7 +153,7 @@ else
 	row "compute-sanitizer" SKIP "no compute-sanitizer or no 2^16 circuit"
 fi
 
-step "backends: shared views prove alike, wrong shape refused first" backend.log "$B/src/groth16/test_backend"
+step "backends: shared views prove alike, wrong shape refused first" backend.log "$B/src/prover/test_backend"
 for t in "$B"/tests/daemon/test_*; do
 	case $t in *.o | *.log | *.trs | *.sh) continue ;; esac
 	[ -x "$t" ] || continue

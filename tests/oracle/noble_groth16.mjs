@@ -164,7 +164,7 @@ export function parsePublicJson(path) {
 }
 
 // The input section of each partition of a cuzk witness file
-// (src/ipc/witness_format.h); input 0 is the constant 1 and is dropped.
+// (src/abi/witness_format.h); input 0 is the constant 1 and is dropped.
 export function parseWitnessInputs(path) {
 	const buf = readFile(path);
 	if (buf.length < 64) fail(`${path}: ${buf.length} bytes is shorter than the 64-byte header`);

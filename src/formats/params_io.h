@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+/* bellperson's file formats: Parameters (VK + five queries), VerifyingKey
+ * and proofs (DESIGN.md, "Compatibility").
+ *
+ * Parameters file, no padding, integers big-endian:
+ *   vk:   alpha_g1 (G1, 96 B), beta_g1 (G1), beta_g2 (G2, 192 B), gamma_g2 (G2),
+ *         delta_g1 (G1), delta_g2 (G2), u32 n_ic, n_ic × G1
+ *   then h, l, a, b_g1 (G1) and b_g2 (G2): each a u32 count and that many
+ *   uncompressed points.
+ * A VerifyingKey file is the vk part alone.
+ *
+ * Every reader validates every count against the bytes left before it
+ * allocates anything; errors name the file (or buffer name), the section
+ * and the byte offset.  Identity points (infinity) are accepted in the
+ * queries: our own setup writes them only where a query is really zero. */
+#ifndef CUZK_FORMATS_PARAMS_IO_H
+#define CUZK_FORMATS_PARAMS_IO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bls12_381/encoding.h"
+#include "common/error.h"
+#include "formats/byte_io.h"
+#include "prover/types.h"
+
+/* Checks on the query points (enum bls_check).  The VK is always fully
+ * checked (on the curve and in the subgroup): it is small and a bad VK
+ * would make every verification meaningless.  Filecoin's 47 GB files come
+ * from a trusted ceremony; BLS_CHECK_NONE skips the subgroup checks that
+ * would otherwise cost minutes (coordinates are still range-checked). */
+#define GROTH16_PARAMS_CHECK_DEFAULT BLS_CHECK_ALL
+
+/* Parses a parameters file held in memory (len bytes); name is used in
+ * messages.  Points are decoded in parallel into one storage block owned by
+ * *ret.  0, or -CUZK_E_FORMAT (count past the end, trailing bytes),
+ * -CUZK_E_NOMEM, or a point decoding error (-CUZK_E_FLAGS,
+ * -CUZK_E_NONCANONICAL, -CUZK_E_NOT_ON_CURVE, -CUZK_E_NOT_IN_SUBGROUP).
+ * On failure *ret is untouched. */
+int groth16_params_parse_mem(groth16_params *ret, const uint8_t *buf, size_t len, const char *name,
+			     unsigned checks, cuzk_error *err);
+/* Maps path read-only (never reads it into malloc'd memory) and parses it.
+ * Also -CUZK_E_IO for open/fstat/mmap failures. */
+int groth16_params_read(groth16_params *ret, const char *path, unsigned checks, cuzk_error *err);
+
+/* Loading with progress: progress(ctx, done, total) counts query points
+ * decoded; it is called from the decoding threads, one call at a time,
+ * every 2^16 points or so of each thread, and once at the end. */
+typedef struct groth16_params_load_opts {
+	unsigned checks;           /* enum bls_check for the query points */
+	void (*progress)(void *ctx, uint64_t done, uint64_t total);
+	void *progress_ctx;
+} groth16_params_load_opts;
+int groth16_params_parse_mem_opts(groth16_params *ret, const uint8_t *buf, size_t len, const char *name,
+				  const groth16_params_load_opts *opts, cuzk_error *err);
+int groth16_params_read_opts(groth16_params *ret, const char *path, const groth16_params_load_opts *opts,
+			     cuzk_error *err);
+int groth16_params_write(const groth16_params *p, const char *path, cuzk_error *err);
+
+/* A parameters file written section by section, for writers that never hold
+ * all the points (the development setup at 2^27: ~45 GB of points).  Open
+ * writes the VK and takes every section's count; then the points of h, l,
+ * a, b_g1 and b_g2 are appended in that order, in runs of any length
+ * (G1 points for the first four, G2 for b_g2), each count header written
+ * when its section begins.  Encoding is multi-threaded.  Close fails unless
+ * every section got exactly its count.  Errors name the path. */
+typedef struct groth16_params_writer {
+	byte_writer w;
+	size_t count[5];           /* h, l, a, b_g1, b_g2 */
+	int section;               /* the section being written, 5 after the last */
+	size_t left;               /* its points still to come */
+	uint8_t *buf;              /* encoding buffer */
+	int failed;
+} groth16_params_writer;
+enum { GROTH16_PARAMS_SECTIONS = 5 };
+int groth16_params_writer_open(groth16_params_writer *ret, const char *path, const groth16_vk *vk,
+			       const size_t count[GROTH16_PARAMS_SECTIONS], cuzk_error *err);
+/* -CUZK_E_INVAL when the run overflows what the sections were promised. */
+int groth16_params_writer_put(groth16_params_writer *w, const void *points, size_t n, cuzk_error *err);
+/* Closes (always); the first write error, or -CUZK_E_INVAL for missing points. */
+int groth16_params_writer_close(groth16_params_writer *w, cuzk_error *err);
+
+/* The counts of a parameters file, read from its section headers alone (six
+ * small preads, whatever the file's size), for listings.  The points are not
+ * looked at: a file whose counts add up to its size is not thereby valid.
+ * 0, -CUZK_E_FORMAT (a count past the end, trailing bytes: named), -CUZK_E_IO. */
+typedef struct groth16_params_counts {
+	uint64_t n_ic, n_h, n_l, n_a, n_b_g1, n_b_g2;
+} groth16_params_counts;
+int groth16_params_counts_fd(groth16_params_counts *ret, int fd, uint64_t size, const char *name,
+			     cuzk_error *err);
+
+/* Allocates one storage block for params with these counts and points every
+ * array (vk.ic, h, l, a, b_g1, b_g2) into it, zero-filled; large blocks come
+ * from an anonymous mmap.  For writers of params (the dev setup). */
+int groth16_params_alloc(groth16_params *ret, size_t n_ic, size_t n_h, size_t n_l, size_t n_a,
+			 size_t n_b_g1, size_t n_b_g2, cuzk_error *err);
+/* Frees what p owns: the storage block if there is one, else each array
+ * separately (malloc'd).  Leaves *p zeroed; safe on a zeroed struct. */
+void groth16_params_free(groth16_params *p);
+
+/* A VerifyingKey alone (always fully checked). vk->ic is malloc'd. */
+int groth16_vk_parse_mem(groth16_vk *ret, const uint8_t *buf, size_t len, const char *name,
+			 cuzk_error *err);
+int groth16_vk_read(groth16_vk *ret, const char *path, cuzk_error *err);
+int groth16_vk_write(const groth16_vk *vk, const char *path, cuzk_error *err);
+void groth16_vk_free(groth16_vk *vk);
+/* Deep copy (ic duplicated), e.g. to keep the VK of params that are freed. */
+int groth16_vk_copy(groth16_vk *ret, const groth16_vk *src, cuzk_error *err);
+/* Size in bytes of a VK's encoding. */
+size_t groth16_vk_encoded_size(size_t n_ic);
+
+/* Proofs: 192 bytes each, A ‖ B ‖ C compressed. */
+void groth16_proof_encode(uint8_t out[GROTH16_PROOF_SIZE], const groth16_proof *p);
+/* Full checks (flags, canonical, curve, subgroup); -CUZK_E_LENGTH if len != 192. */
+int groth16_proof_decode(groth16_proof *ret, const uint8_t *in, size_t len, cuzk_error *err);
+/* A proofs file is the proofs concatenated (partitions in order).
+ * *ret is malloc'd; its length must be a non-zero multiple of 192. */
+int groth16_proofs_read(groth16_proof **ret, size_t *ret_n, const char *path, cuzk_error *err);
+int groth16_proofs_write(const groth16_proof *proofs, size_t n, const char *path, cuzk_error *err);
+
+#endif

@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+/* bellperson params, VK and proof files: round trips, and each rejection
+ * with its code and a message naming the section and offset. */
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "formats/params_io.h"
+#include "tests/test_files.h"
+
+static void g1_times(g1_aff_t *r, uint64_t k)
+{
+	g1_jac_t j, g;
+	uint64_t s[4] = { k, 0, 0, 0 };
+	g1_from_affine(&g, &G1_GENERATOR);
+	g1_mul(&j, &g, s);
+	g1_to_affine(r, &j);
+}
+
+static void g2_times(g2_aff_t *r, uint64_t k)
+{
+	g2_jac_t j, g;
+	uint64_t s[4] = { k, 0, 0, 0 };
+	g2_from_affine(&g, &G2_GENERATOR);
+	g2_mul(&j, &g, s);
+	g2_to_affine(r, &j);
+}
+
+static void make_params(groth16_params *p)
+{
+	cuzk_error err;
+	REQUIRE(groth16_params_alloc(p, 2, 3, 4, 5, 2, 2, &err) == 0);
+	uint64_t k = 2;
+	g1_times(&p->vk.alpha_g1, k++);
+	g1_times(&p->vk.beta_g1, k++);
+	g2_times(&p->vk.beta_g2, k++);
+	g2_times(&p->vk.gamma_g2, k++);
+	g1_times(&p->vk.delta_g1, k++);
+	g2_times(&p->vk.delta_g2, k++);
+	g1_aff_t *g1s[] = { p->vk.ic, p->h, p->l, p->a, p->b_g1 };
+	size_t n1[] = { 2, 3, 4, 5, 2 };
+	for (int s = 0; s < 5; s++)
+		for (size_t i = 0; i < n1[s]; i++)
+			g1_times(&g1s[s][i], k++);
+	for (size_t i = 0; i < 2; i++)
+		g2_times(&p->b_g2[i], k++);
+	/* An identity point in a query is legal (a variable that is unused). */
+	memset(&p->l[3], 0, sizeof(p->l[3]));
+}
+
+static int g1_arr_eq(const g1_aff_t *x, const g1_aff_t *y, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!g1_aff_eq(&x[i], &y[i]))
+			return 0;
+	return 1;
+}
+
+static int vk_eq(const groth16_vk *x, const groth16_vk *y)
+{
+	return g1_aff_eq(&x->alpha_g1, &y->alpha_g1) && g1_aff_eq(&x->beta_g1, &y->beta_g1) &&
+	       g2_aff_eq(&x->beta_g2, &y->beta_g2) && g2_aff_eq(&x->gamma_g2, &y->gamma_g2) &&
+	       g1_aff_eq(&x->delta_g1, &y->delta_g1) && g2_aff_eq(&x->delta_g2, &y->delta_g2) &&
+	       x->n_ic == y->n_ic && g1_arr_eq(x->ic, y->ic, x->n_ic);
+}
+
+/* A point on G1's curve outside the order-r subgroup, uncompressed. */
+static void off_subgroup_point(uint8_t out[96])
+{
+	for (uint64_t x = 1;; x++) {
+		fp_t fx, y2, y, four;
+		g1_aff_t p;
+		fp_from_u64(&fx, x);
+		fp_from_u64(&four, 4);
+		fp_sqr(&y2, &fx);
+		fp_mul(&y2, &y2, &fx);
+		fp_add(&y2, &y2, &four);
+		if (!fp_sqrt(&y, &y2))
+			continue;
+		p.x = fx;
+		p.y = y;
+		if (g1_aff_in_subgroup(&p))
+			continue;
+		g1_encode_uncompressed(out, &p);
+		return;
+	}
+}
+
+/* Byte offsets in the file of make_params. */
+#define VK_FIXED 864
+#define OFF_IC_COUNT VK_FIXED
+#define OFF_H_COUNT (OFF_IC_COUNT + 4 + 2 * 96)
+#define OFF_L_COUNT (OFF_H_COUNT + 4 + 3 * 96)
+#define OFF_A_COUNT (OFF_L_COUNT + 4 + 4 * 96)
+#define OFF_B1_COUNT (OFF_A_COUNT + 4 + 5 * 96)
+#define OFF_B2_COUNT (OFF_B1_COUNT + 4 + 2 * 96)
+#define FILE_LEN (OFF_B2_COUNT + 4 + 2 * 192)
+
+/* The counts from the section headers alone; a file whose counts do not
+ * add up to its size is refused, naming the section. */
+static void test_counts(const char *path, const uint8_t *file, size_t len)
+{
+	groth16_params_counts n;
+	cuzk_error err;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	REQUIRE(fd >= 0);
+	REQUIRE(groth16_params_counts_fd(&n, fd, len, "x.params", &err) == 0);
+	CHECK(n.n_ic == 2 && n.n_h == 3 && n.n_l == 4 && n.n_a == 5 && n.n_b_g1 == 2 && n.n_b_g2 == 2);
+	EXPECT_FAIL(groth16_params_counts_fd(&n, fd, len - 1, "x.params", &err), &err, CUZK_E_FORMAT,
+		    "x.params: section b_g2 (2 points) runs past the end");
+	EXPECT_FAIL(groth16_params_counts_fd(&n, fd, OFF_H_COUNT + 2, "x.params", &err), &err, CUZK_E_FORMAT,
+		    "the h count at offset");
+	close(fd);
+	uint8_t *buf = malloc(len + 100);
+	REQUIRE(buf);
+	memcpy(buf, file, len);
+	memset(buf + len, 0, 100);
+	fd = open(path, O_RDWR | O_TRUNC | O_CLOEXEC);
+	REQUIRE(fd >= 0 && write(fd, buf, len + 100) == (ssize_t)(len + 100));
+	EXPECT_FAIL(groth16_params_counts_fd(&n, fd, len + 100, "x.params", &err), &err, CUZK_E_FORMAT,
+		    "100 unexpected bytes");
+	close(fd);
+	free(buf);
+}
+
+static void test_params(const char *path)
+{
+	groth16_params p, back;
+	cuzk_error err;
+	make_params(&p);
+	REQUIRE(groth16_params_write(&p, path, &err) == 0);
+	REQUIRE(groth16_params_read(&back, path, GROTH16_PARAMS_CHECK_DEFAULT, &err) == 0);
+	CHECK(vk_eq(&p.vk, &back.vk));
+	CHECK(back.n_h == 3 && back.n_l == 4 && back.n_a == 5 && back.n_b_g1 == 2 && back.n_b_g2 == 2);
+	CHECK(g1_arr_eq(p.h, back.h, 3) && g1_arr_eq(p.l, back.l, 4) && g1_arr_eq(p.a, back.a, 5));
+	CHECK(g1_arr_eq(p.b_g1, back.b_g1, 2));
+	CHECK(g2_aff_eq(&p.b_g2[0], &back.b_g2[0]) && g2_aff_eq(&p.b_g2[1], &back.b_g2[1]));
+	CHECK(g1_aff_is_infinity(&back.l[3]));
+	groth16_params_free(&back);
+
+	size_t len;
+	uint8_t *file = test_slurp(path, &len);
+	REQUIRE(len == FILE_LEN);
+	uint8_t *buf = malloc(len + 8);
+	REQUIRE(buf);
+
+	/* Every truncation is a format error that names the file. */
+	for (size_t n = 0; n < len; n++) {
+		int rc = groth16_params_parse_mem(&back, file, n, "x.params", BLS_CHECK_ALL, &err);
+		CHECK_MSG(rc == -CUZK_E_FORMAT, "truncated to %zu: rc %d (%s)", n, rc, err.msg);
+		CHECK(strncmp(err.msg, "x.params: ", 10) == 0);
+	}
+	/* A count past the end: exactly the message the issue asks for. */
+	memcpy(buf, file, len);
+	buf[OFF_B2_COUNT + 2] = 0x13, buf[OFF_B2_COUNT + 3] = 0x88;  /* 5000 */
+	groth16_params_parse_mem(&back, buf, len, "x.params", BLS_CHECK_ALL, &err);
+	char want[200];
+	snprintf(want, sizeof(want),
+		 "x.params: section b_g2: count 5000 needs 960000 bytes at offset %d but the file has %d left",
+		 OFF_B2_COUNT + 4, 2 * 192);
+	CHECK_MSG(strcmp(err.msg, want) == 0, "'%s'", err.msg);
+	memcpy(buf, file, len);
+	memset(buf + OFF_H_COUNT, 0xff, 4);
+	EXPECT_FAIL(groth16_params_parse_mem(&back, buf, len, "x.params", BLS_CHECK_ALL, &err), &err,
+		    CUZK_E_FORMAT, "section h: count 4294967295");
+	/* Trailing bytes. */
+	memcpy(buf, file, len);
+	EXPECT_FAIL(groth16_params_parse_mem(&back, buf, len + 8, "x.params", BLS_CHECK_ALL, &err), &err,
+		    CUZK_E_FORMAT, "8 unexpected bytes");
+	/* A point not on the curve in section l, point 2. */
+	memcpy(buf, file, len);
+	size_t at = OFF_L_COUNT + 4 + 2 * 96;
+	buf[at + 95] ^= 1;
+	EXPECT_FAIL(groth16_params_parse_mem(&back, buf, len, "x.params", BLS_CHECK_ALL, &err), &err,
+		    CUZK_E_NOT_ON_CURVE, "section l: point 2 at offset");
+	snprintf(want, sizeof(want), "offset %zu:", at);
+	CHECK_MSG(strstr(err.msg, want) != NULL, "'%s'", err.msg);
+	/* Bad flags in b_g2, and a non-canonical coordinate in a. */
+	memcpy(buf, file, len);
+	buf[OFF_B2_COUNT + 4 + 192] |= 0x80;
+	EXPECT_FAIL(groth16_params_parse_mem(&back, buf, len, "x.params", BLS_CHECK_ALL, &err), &err,
+		    CUZK_E_FLAGS, "section b_g2: point 1");
+	memcpy(buf, file, len);
+	memset(buf + OFF_A_COUNT + 4 + 96 + 1, 0xff, 47);
+	buf[OFF_A_COUNT + 4 + 96] = 0x1f;
+	EXPECT_FAIL(groth16_params_parse_mem(&back, buf, len, "x.params", BLS_CHECK_ALL, &err), &err,
+		    CUZK_E_NONCANONICAL, "section a: point 1");
+	/* Off the subgroup in h: rejected by default, accepted when trusted. */
+	memcpy(buf, file, len);
+	off_subgroup_point(buf + OFF_H_COUNT + 4);
+	EXPECT_FAIL(groth16_params_parse_mem(&back, buf, len, "x.params", BLS_CHECK_ALL, &err), &err,
+		    CUZK_E_NOT_IN_SUBGROUP, "section h: point 0");
+	CHECK(groth16_params_parse_mem(&back, buf, len, "x.params", BLS_CHECK_NONE, &err) == 0);
+	groth16_params_free(&back);
+	/* ... but never in the VK (ic, and the fixed points). */
+	memcpy(buf, file, len);
+	off_subgroup_point(buf + OFF_IC_COUNT + 4 + 96);
+	EXPECT_FAIL(groth16_params_parse_mem(&back, buf, len, "x.params", BLS_CHECK_NONE, &err), &err,
+		    CUZK_E_NOT_IN_SUBGROUP, "section ic: point 1");
+	memcpy(buf, file, len);
+	off_subgroup_point(buf + 96);  /* beta_g1 */
+	EXPECT_FAIL(groth16_params_parse_mem(&back, buf, len, "x.params", BLS_CHECK_NONE, &err), &err,
+		    CUZK_E_NOT_IN_SUBGROUP, "section vk: beta_g1 at offset 96");
+	CHECK(groth16_params_read(&back, "/nonexistent/x.params", BLS_CHECK_ALL, &err) == -CUZK_E_NOTFOUND);
+	test_counts(path, file, len);
+
+	/* The VK alone. */
+	groth16_vk vk, vk2;
+	REQUIRE(groth16_vk_write(&p.vk, path, &err) == 0);
+	REQUIRE(groth16_vk_read(&vk, path, &err) == 0);
+	CHECK(vk_eq(&vk, &p.vk));
+	CHECK(groth16_vk_encoded_size(2) == VK_FIXED + 4 + 2 * 96);
+	REQUIRE(groth16_vk_copy(&vk2, &vk, &err) == 0);
+	CHECK(vk_eq(&vk, &vk2) && vk2.ic != vk.ic);
+	groth16_vk_free(&vk);
+	groth16_vk_free(&vk2);
+	/* A params file is not a VK file (trailing sections). */
+	EXPECT_FAIL(groth16_vk_parse_mem(&vk, file, len, "x.vk", &err), &err, CUZK_E_FORMAT, "unexpected bytes");
+	EXPECT_FAIL(groth16_vk_parse_mem(&vk, file, 500, "x.vk", &err), &err, CUZK_E_FORMAT,
+		    "x.vk: section vk: the verifying key needs 864 bytes at offset 0 but the file has 500 left");
+	free(buf);
+	free(file);
+	groth16_params_free(&p);
+	groth16_params_free(&p);  /* safe twice */
+}
+
+static void test_proofs(const char *path)
+{
+	groth16_proof pr[3], back, *many;
+	size_t n;
+	cuzk_error err;
+	for (int i = 0; i < 3; i++) {
+		g1_times(&pr[i].a, 100 + (uint64_t)i);
+		g2_times(&pr[i].b, 200 + (uint64_t)i);
+		g1_times(&pr[i].c, 300 + (uint64_t)i);
+	}
+	uint8_t enc[GROTH16_PROOF_SIZE];
+	groth16_proof_encode(enc, &pr[1]);
+	REQUIRE(groth16_proof_decode(&back, enc, sizeof(enc), &err) == 0);
+	CHECK(g1_aff_eq(&back.a, &pr[1].a) && g2_aff_eq(&back.b, &pr[1].b) && g1_aff_eq(&back.c, &pr[1].c));
+	CHECK(enc[0] & 0x80);  /* compressed */
+	EXPECT_FAIL(groth16_proof_decode(&back, enc, 191, &err), &err, CUZK_E_LENGTH, "191 bytes");
+	enc[48] &= 0x7f;  /* B loses its compression flag */
+	EXPECT_FAIL(groth16_proof_decode(&back, enc, sizeof(enc), &err), &err, CUZK_E_FLAGS, "B at offset 48");
+
+	REQUIRE(groth16_proofs_write(pr, 3, path, &err) == 0);
+	REQUIRE(groth16_proofs_read(&many, &n, path, &err) == 0);
+	CHECK(n == 3);
+	for (int i = 0; i < 3; i++)
+		CHECK(g1_aff_eq(&many[i].a, &pr[i].a) && g2_aff_eq(&many[i].b, &pr[i].b) &&
+		      g1_aff_eq(&many[i].c, &pr[i].c));
+	free(many);
+	REQUIRE(truncate(path, 3 * 192 - 1) == 0);
+	EXPECT_FAIL(groth16_proofs_read(&many, &n, path, &err), &err, CUZK_E_LENGTH, "575 bytes");
+	FILE *f = fopen(path, "r+b");
+	REQUIRE(f);
+	REQUIRE(ftruncate(fileno(f), 2 * 192) == 0);
+	REQUIRE(fseek(f, 192 + 144 + 47, SEEK_SET) == 0);  /* proof 1, C's last byte */
+	fputc(0x55, f);
+	fclose(f);
+	/* The changed x has no y, or its point lies outside the subgroup. */
+	int rc = groth16_proofs_read(&many, &n, path, &err);
+	CHECK(rc == -CUZK_E_NOT_ON_CURVE || rc == -CUZK_E_NOT_IN_SUBGROUP);
+	CHECK_MSG(strstr(err.msg, "proof 1: C at offset 336") != NULL, "'%s'", err.msg);
+}
+
+int main(void)
+{
+	char path[256];
+	test_temp_file(path, sizeof(path), "params");
+	test_params(path);
+	test_proofs(path);
+	unlink(path);
+	CHECK_DONE();
+}

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+/* The proving backends (CPU, GPU) behind one interface, below both the CLI
+ * and the daemon: they pick a backend once (groth16_backend_find) and call
+ * only through it, never asking "is this the GPU?" again.
+ *
+ * A backend proves on devices it opens by number: the CPU backend has one
+ * (all cores), the GPU backend one per CUDA device.  An operation a backend
+ * does not offer is NULL (the CPU needs no host-memory registration and has
+ * no device memory; the benchmark kernels are optional).
+ *
+ * Every function that can fail returns 0 or a negative cuzk status with a
+ * message in err naming the device. */
+#ifndef CUZK_PROVER_BACKEND_H
+#define CUZK_PROVER_BACKEND_H
+
+#include <stddef.h>
+
+#include "common/error.h"
+#include "prover/setup_engine.h"
+#include "prover/types.h"
+
+typedef struct groth16_device groth16_device;   /* a GPU with its VRAM budget, or the CPU */
+
+enum groth16_ntt_kind { GROTH16_NTT_FORWARD, GROTH16_NTT_COSET_FORWARD };
+
+/* One msm_bench run. */
+struct groth16_msm_bench {
+	double best_ms, median_ms;   /* one call, host clock */
+	double phase_ms[7];          /* device time: split, ones, digits, sort, accumulate, windows, finish */
+	unsigned window_bits;
+	size_t scratch_bytes;
+};
+
+struct groth16_backend {
+	const char *name;                 /* "cpu", "gpu" */
+	/* Devices that can be opened now: 1 for the CPU; the usable CUDA
+	 * devices (0 when there is none or the GPU backend is not built). */
+	int (*device_count)(void);
+	/* Opens device `index` with a memory budget in bytes (0: what it has
+	 * free, less a margin; ignored by the CPU).  -CUZK_E_UNSUPPORTED when
+	 * the backend is not built or has no such device. */
+	int (*open)(groth16_device **ret, int index, size_t mem_budget, cuzk_error *err);
+	void (*close)(groth16_device *dev);
+	/* Makes params resident on the device when they fit (otherwise proofs
+	 * stream them, and their host memory stays page-locked until
+	 * unload_params or close: unload before freeing params).  Idempotent
+	 * per params object; proving calls it too.  NULL: nothing to load (the
+	 * CPU reads them in place). */
+	int (*load_params)(groth16_device *dev, const groth16_params *p, cuzk_error *err);
+	void (*unload_params)(groth16_device *dev, const groth16_params *p);
+	/* Page-locks host memory that proofs will read, for every device of the
+	 * backend at once (DMA straight from it), read-only.  NULL: the backend
+	 * reads host memory directly. */
+	int (*register_host)(void *ptr, size_t len, cuzk_error *err);
+	void (*unregister_host)(void *ptr);
+	/* Proves one partition with the given r and s (Montgomery form); the
+	 * same bytes on every backend for the same r and s.  registered: the
+	 * witness memory went through register_host.  A view whose density
+	 * bitmaps are shared (density_shared) is read so that its shape is
+	 * checked on the copy the proof then uses.  Thread-safe: several
+	 * workers may prove on one device at once.  t may be NULL. */
+	int (*prove)(groth16_device *dev, const groth16_params *p, const groth16_witness_view *w, int registered,
+		     const fr_t *r, const fr_t *s, groth16_proof *out, groth16_timings *t, cuzk_error *err);
+	/* Device memory: reserved in the budget, free on the device, the budget.
+	 * NULL: the backend has none of its own. */
+	int (*mem)(groth16_device *dev, size_t *ret_reserved, size_t *ret_free, size_t *ret_budget);
+
+	/* Kernels alone, for `cuzk bench` (NULL when not offered). */
+	/* The MSM with points made and kept on the device and uniform scalars,
+	 * reps calls (a device's own benchmark: no host time in it). */
+	int (*msm_bench)(groth16_device *dev, int g2, unsigned log_size, unsigned reps, struct groth16_msm_bench *ret,
+			 cuzk_error *err);
+	int (*msm_g1)(groth16_device *dev, g1_jac_t *ret, const g1_aff_t *bases, const fr_t *scalars, size_t n,
+		      cuzk_error *err);
+	int (*msm_g2)(groth16_device *dev, g2_jac_t *ret, const g2_aff_t *bases, const fr_t *scalars, size_t n,
+		      cuzk_error *err);
+	/* Forward NTT of 2^log_m Montgomery scalars, natural order, in place. */
+	int (*ntt)(groth16_device *dev, fr_t *v, unsigned log_m, cuzk_error *err);
+	/* The NTT of kind repeated reps times on
+	 * device-resident data; *ret_ms (may be NULL) the median device time. */
+	int (*ntt_device)(groth16_device *dev, fr_t *v, unsigned log_m, enum groth16_ntt_kind kind, int reps,
+			  double *ret_ms, cuzk_error *err);
+
+	/* The development setup's fixed-base products on this device
+	 * (setup_engine.h), made on first use and kept until close; one caller
+	 * at a time.  NULL: the CPU's engine (groth16_setup_opts.engine = NULL). */
+	int (*setup_engine)(groth16_device *dev, const groth16_setup_engine **ret, cuzk_error *err);
+};
+
+extern const struct groth16_backend groth16_backend_cpu;
+extern const struct groth16_backend groth16_backend_gpu;   /* device_count 0 when built without CUDA */
+
+/* "cpu", "gpu", or "auto" (the GPU when a device is usable, else the CPU);
+ * NULL means "cpu".  -CUZK_E_INVAL naming the unknown name. */
+int groth16_backend_find(const struct groth16_backend **ret, const char *name, cuzk_error *err);
+
+#endif

@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+/* The GPU backend (backend.h) on top of the CUDA side's C boundary
+ * (cuda/cuzk_gpu.h).  The device computes h and the five query sums; r and s
+ * are mixed in here by the same code as the CPU prover (groth16_assemble),
+ * so both backends write the same bytes for the same r and s. */
+#include "prover/backend.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/clock.h"
+#include "cuzk_gpu.h"
+#include "msm/msm_check.h"
+#include "prover/gpu_host_ops.h"
+#include "prover/prover.h"
+#include "prover/setup_gpu.h"
+
+_Static_assert(CUZK_GPU_E_INVAL == CUZK_E_INVAL && CUZK_GPU_E_NOMEM == CUZK_E_NOMEM &&
+		       CUZK_GPU_E_MISMATCH == CUZK_E_MISMATCH && CUZK_GPU_E_UNSUPPORTED == CUZK_E_UNSUPPORTED &&
+		       CUZK_GPU_E_GPU == CUZK_E_GPU && CUZK_GPU_E_VRAM == CUZK_E_VRAM,
+	       "cuzk_gpu.h codes must be enum cuzk_status's");
+_Static_assert(sizeof(fr_t) == 32 && sizeof(g1_aff_t) == 96 && sizeof(g2_aff_t) == 192,
+	       "the device reads the host's layouts");
+
+struct groth16_device {
+	cuzk_gpu_dev *dev;
+	int device;
+	groth16_gpu_setup *setup;   /* the development setup's engine, made on first use */
+};
+
+/* A negative CUZK_GPU_E_* code and its message into the cuzk convention. */
+static int gpu_error(cuzk_error *err, int rc, const char *msg, int device)
+{
+	return cuzk_fail(err, -rc, "GPU %d: %s", device, msg);
+}
+
+static int gpu_device_count(void)
+{
+	return cuzk_gpu_device_count();
+}
+
+static int gpu_open(groth16_device **ret, int device, size_t vram_budget, cuzk_error *err)
+{
+	char msg[CUZK_ERRMSG_MAX] = "";
+	groth16_device *g = calloc(1, sizeof(*g));
+	if (!g)
+		return cuzk_fail(err, CUZK_E_NOMEM, "GPU %d: no memory for the device state", device);
+	int rc = cuzk_gpu_open(&g->dev, device, vram_budget, msg, sizeof msg);
+	if (rc) {
+		free(g);
+		return gpu_error(err, rc, msg, device);
+	}
+	g->device = device;
+	*ret = g;
+	return 0;
+}
+
+static void gpu_close(groth16_device *gpu)
+{
+	if (!gpu)
+		return;
+	groth16_gpu_setup_close(gpu->setup);
+	cuzk_gpu_close(gpu->dev);
+	free(gpu);
+}
+
+static void srs_of(cuzk_gpu_srs *s, const groth16_params *p)
+{
+	memset(s, 0, sizeof(*s));
+	s->key = p;
+	s->num_inputs = p->vk.n_ic;
+	s->h = p->h;
+	s->l = p->l;
+	s->a = p->a;
+	s->b_g1 = p->b_g1;
+	s->b_g2 = p->b_g2;
+	s->n_h = p->n_h;
+	s->n_l = p->n_l;
+	s->n_a = p->n_a;
+	s->n_b_g1 = p->n_b_g1;
+	s->n_b_g2 = p->n_b_g2;
+}
+
+static int gpu_load_params(groth16_device *gpu, const groth16_params *p, cuzk_error *err)
+{
+	char msg[CUZK_ERRMSG_MAX] = "";
+	cuzk_gpu_srs s;
+	int resident = 0;
+	srs_of(&s, p);
+	int rc = cuzk_gpu_load_srs(gpu->dev, &s, &resident, msg, sizeof msg);
+	return rc ? gpu_error(err, rc, msg, gpu->device) : 0;
+}
+
+static void gpu_unload_params(groth16_device *gpu, const groth16_params *p)
+{
+	cuzk_gpu_unload_srs(gpu->dev, p);
+}
+
+/* The counts first, on the host: a wrong shape costs no upload.  The density
+ * bitmaps go to the device as they are (by DMA from the caller's registered
+ * memory when witness_pinned), and are counted and checked against the SRS
+ * there, on the copy the proof then reads (cuda/prove/density.cuh): a view
+ * over shared memory needs no private copy on this backend. */
+static int gpu_prove(groth16_device *gpu, const groth16_params *p, const groth16_witness_view *w,
+		     int witness_pinned, const fr_t *r, const fr_t *s, groth16_proof *out,
+		     groth16_timings *t, cuzk_error *err)
+{
+	int rc = groth16_check_dims(p, w->num_constraints, w->num_inputs, w->num_aux, err);
+	if (rc)
+		return rc;
+	if ((rc = gpu_load_params(gpu, p, err)))
+		return rc;
+	cuzk_gpu_srs srs;
+	srs_of(&srs, p);
+	const cuzk_gpu_witness wit = {
+		.num_constraints = w->num_constraints,
+		.num_inputs = w->num_inputs,
+		.num_aux = w->num_aux,
+		.montgomery = w->montgomery,
+		.pinned = witness_pinned,
+		.a = w->a,
+		.b = w->b,
+		.c = w->c,
+		.input = w->input,
+		.aux = w->aux,
+		.a_aux_density = w->a_aux_density,
+		.b_input_density = w->b_input_density,
+		.b_aux_density = w->b_aux_density,
+	};
+	cuzk_gpu_sums sums;
+	cuzk_gpu_timings gt;
+	char msg[CUZK_ERRMSG_MAX] = "";
+	rc = cuzk_gpu_prove_sums(gpu->dev, &srs, &wit, groth16_gpu_host_ops(), &sums, &gt, msg, sizeof msg);
+	if (rc)
+		return gpu_error(err, rc, msg, gpu->device);
+	groth16_query_sums q;
+	memcpy(&q.h, sums.h, sizeof(q.h));
+	memcpy(&q.l, sums.l, sizeof(q.l));
+	memcpy(&q.a, sums.a, sizeof(q.a));
+	memcpy(&q.b_g1, sums.b_g1, sizeof(q.b_g1));
+	memcpy(&q.b_g2, sums.b_g2, sizeof(q.b_g2));
+	double t0 = monotonic_ms();
+	groth16_assemble(out, &p->vk, &q, r, s);
+	double t1 = monotonic_ms();
+	if (t) {
+		memset(t, 0, sizeof(*t));
+		t->upload_ms = gt.upload_ms;
+		t->ntt_ms = gt.ntt_ms;
+		t->msm_h_ms = gt.msm_h_ms;
+		t->msm_l_ms = gt.msm_l_ms;
+		t->msm_a_ms = gt.msm_a_ms;
+		t->msm_b_g1_ms = gt.msm_b_g1_ms;
+		t->msm_b_g2_ms = gt.msm_b_g2_ms;
+		t->assemble_ms = t1 - t0;
+		t->total_ms = gt.total_ms + t->assemble_ms;
+		/* Proofs side by side use other workspaces, with their own streams:
+		 * each its own tracks (the fifth and later share the fourth's). */
+		static const char *const LANE[4][3] = {
+			{ "copy", "compute", "host" },
+			{ "copy (2nd workspace)", "compute (2nd workspace)", "host (2nd workspace)" },
+			{ "copy (3rd workspace)", "compute (3rd workspace)", "host (3rd workspace)" },
+			{ "copy (4th+ workspace)", "compute (4th+ workspace)", "host (4th+ workspace)" },
+		};
+		const char *const *lane = LANE[gt.workspace < 3 ? gt.workspace : 3];
+		for (unsigned i = 0; i < gt.n_spans; i++)
+			groth16_span_add(t, gt.span[i].name, lane[gt.span[i].lane % 3], gpu->device,
+					 gt.span[i].start_ms, gt.span[i].end_ms);
+		t->spans_dropped += gt.spans_dropped;
+		groth16_span_add(t, "assemble", lane[CUZK_GPU_LANE_HOST], gpu->device, t0, t1);
+	}
+	return 0;
+}
+
+static int gpu_register_host(void *ptr, size_t len, cuzk_error *err)
+{
+	char msg[CUZK_ERRMSG_MAX] = "";
+	int rc = cuzk_gpu_host_register(ptr, len, 1, msg, sizeof msg);
+	return rc ? cuzk_fail(err, -rc, "%s", msg) : 0;
+}
+
+/* Unregistering memory that was registered cannot fail but for a bug, and
+ * there is nothing the caller could do about it then. */
+static void gpu_unregister_host(void *ptr)
+{
+	cuzk_gpu_host_unregister(ptr, NULL, 0);
+}
+
+static int gpu_ntt_device(groth16_device *gpu, fr_t *v, unsigned log_m, enum groth16_ntt_kind kind, int reps,
+			  double *ret_device_ms, cuzk_error *err)
+{
+	char msg[CUZK_ERRMSG_MAX] = "";
+	int rc = cuzk_gpu_ntt(gpu->dev, v, log_m,
+			      kind == GROTH16_NTT_COSET_FORWARD ? CUZK_GPU_NTT_COSET_FORWARD : CUZK_GPU_NTT_FORWARD,
+			      reps, ret_device_ms, msg, sizeof msg);
+	return rc ? gpu_error(err, rc, msg, gpu->device) : 0;
+}
+
+static int gpu_ntt(groth16_device *gpu, fr_t *v, unsigned log_m, cuzk_error *err)
+{
+	return gpu_ntt_device(gpu, v, log_m, GROTH16_NTT_FORWARD, 1, NULL, err);
+}
+
+static int gpu_msm_bench(groth16_device *gpu, int g2, unsigned log_size, unsigned reps,
+			 struct groth16_msm_bench *ret, cuzk_error *err)
+{
+	char msg[CUZK_ERRMSG_MAX] = "";
+	cuzk_msm_bench_result b;
+	int rc = cuzk_msm_bench(g2 ? 2 : 1, log_size, reps, groth16_gpu_host_ops(), &b, msg, sizeof msg);
+	if (rc)
+		return gpu_error(err, rc, msg, gpu->device);
+	memset(ret, 0, sizeof(*ret));
+	ret->best_ms = b.best_ms;
+	ret->median_ms = b.median_ms;
+	memcpy(ret->phase_ms, b.phase_ms, sizeof(ret->phase_ms));
+	ret->window_bits = b.window_bits;
+	ret->scratch_bytes = b.scratch_bytes;
+	return 0;
+}
+
+static int gpu_mem(groth16_device *gpu, size_t *ret_reserved, size_t *ret_free, size_t *ret_budget)
+{
+	return cuzk_gpu_vram(gpu->dev, ret_reserved, ret_free, ret_budget);
+}
+
+static int gpu_setup_engine(groth16_device *gpu, const groth16_setup_engine **ret, cuzk_error *err)
+{
+	int rc = gpu->setup ? 0 : groth16_gpu_setup_open(&gpu->setup, gpu->dev, gpu->device, err);
+	if (rc)
+		return rc;
+	*ret = groth16_gpu_setup_engine(gpu->setup);
+	return 0;
+}
+
+const struct groth16_backend groth16_backend_gpu = {
+	.name = "gpu",
+	.device_count = gpu_device_count,
+	.open = gpu_open,
+	.close = gpu_close,
+	.load_params = gpu_load_params,
+	.unload_params = gpu_unload_params,
+	.register_host = gpu_register_host,
+	.unregister_host = gpu_unregister_host,
+	.prove = gpu_prove,
+	.mem = gpu_mem,
+	.msm_bench = gpu_msm_bench,
+	.ntt = gpu_ntt,
+	.ntt_device = gpu_ntt_device,
+	.setup_engine = gpu_setup_engine,
+};

@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+/* Private copies of shared witness memory (see shared_view.h). */
+#include "prover/shared_view.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int groth16_view_copy_densities(groth16_witness_view *v, uint64_t **ret_copy, cuzk_error *err)
+{
+	const size_t aux_words = (v->num_aux + 63) / 64, in_words = (v->num_inputs + 63) / 64;
+	const size_t words = 2 * aux_words + in_words;
+	uint64_t *copy = malloc((words ? words : 1) * sizeof(uint64_t));
+
+	*ret_copy = NULL;
+	if (!copy)
+		return cuzk_fail(err, CUZK_E_NOMEM, "out of memory copying the density bitmaps (%zu bytes)",
+				 words * sizeof(uint64_t));
+	memcpy(copy, v->a_aux_density, aux_words * sizeof(uint64_t));
+	memcpy(copy + aux_words, v->b_aux_density, aux_words * sizeof(uint64_t));
+	memcpy(copy + 2 * aux_words, v->b_input_density, in_words * sizeof(uint64_t));
+	v->a_aux_density = copy;
+	v->b_aux_density = copy + aux_words;
+	v->b_input_density = copy + 2 * aux_words;
+	v->density_shared = 0;
+	*ret_copy = copy;
+	return 0;
+}

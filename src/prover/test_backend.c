@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+/* The proving backends through their one interface (backend.h): the CPU
+ * backend (and the GPU one when a device is present) proves a view over
+ * shared memory (density_shared) to the same bytes as a private view, and a
+ * view whose bitmaps do not fit is refused, and one whose counts do not fit
+ * is refused before its bitmaps are read at all: here they lie in memory
+ * that faults when touched. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "devtools/gencircuit.h"
+#include "devtools/setup.h"
+#include "devtools/synth.h"
+#include "formats/params_io.h"
+#include "prover/backend.h"
+#include "prover/prover.h"
+#include "tests/check.h"
+
+static void check_backend(const struct groth16_backend *be, const groth16_params *p, const groth16_witness_view *w)
+{
+	groth16_device *dev;
+	groth16_proof plain, shared;
+	uint8_t a[GROTH16_PROOF_SIZE], b[GROTH16_PROOF_SIZE];
+	groth16_witness_view v = *w;
+	size_t page = 4096;
+	cuzk_error err;
+	fr_t r, s;
+
+	if (be->device_count() <= 0 || be->open(&dev, 0, 0, &err)) {
+		printf("backend %s: no device, skipped\n", be->name);
+		return;
+	}
+	groth16_seeded_rs(&r, &s, 3, 0);
+	CHECK_MSG(be->prove(dev, p, w, 0, &r, &s, &plain, NULL, &err) == 0, "%s: %s", be->name, err.msg);
+	v.density_shared = 1;
+	CHECK_MSG(be->prove(dev, p, &v, 0, &r, &s, &shared, NULL, &err) == 0, "%s shared: %s", be->name, err.msg);
+	groth16_proof_encode(a, &plain);
+	groth16_proof_encode(b, &shared);
+	CHECK_MSG(memcmp(a, b, sizeof(a)) == 0, "%s: a shared view proves to other bytes", be->name);
+
+	/* Counts that fit, a bitmap that does not: its popcount is checked on
+	 * the copy the proof reads (on the GPU, the device's). */
+	size_t words = (w->num_aux + 63) / 64;
+	uint64_t *more = malloc(words * sizeof(uint64_t));
+	REQUIRE(more);
+	memcpy(more, w->a_aux_density, words * sizeof(uint64_t));
+	more[0] ^= 1;   /* one variable more or less in A */
+	v.a_aux_density = more;
+	CHECK_MSG(be->prove(dev, p, &v, 0, &r, &s, &shared, NULL, &err) == -CUZK_E_MISMATCH, "%s: %s", be->name,
+		  err.msg);
+	free(more);
+
+	/* Counts that do not fit, bitmaps that must not be touched. */
+	uint64_t *none = mmap(NULL, page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	REQUIRE(none != MAP_FAILED);
+	v.num_aux = w->num_aux + 64 * 1024;
+	v.a_aux_density = v.b_aux_density = v.b_input_density = none;
+	CHECK_MSG(be->prove(dev, p, &v, 0, &r, &s, &shared, NULL, &err) == -CUZK_E_MISMATCH, "%s: %s", be->name,
+		  err.msg);
+	munmap(none, page);
+	be->close(dev);
+	printf("backend %s: shared views prove alike; a wrong shape is refused first\n", be->name);
+}
+
+int main(void)
+{
+	gencircuit_spec spec = { .log_constraints = 8, .num_inputs = 3, .seed = 5 };
+	const struct groth16_backend *be;
+	groth16_witness_view w;
+	groth16_params p;
+	groth16_synth syn;
+	cuzk_error err;
+	r1cs cs;
+	fr_t *z;
+
+	REQUIRE(gencircuit_build(&spec, &cs, &z, &err) == 0);
+	REQUIRE(groth16_dev_setup_insecure(&p, &cs, 5, &err) == 0);
+	REQUIRE(groth16_synthesize(&syn, &cs, z, cs.num_inputs + cs.num_aux, &err) == 0);
+	groth16_synth_view(&w, &syn, z);
+	check_backend(&groth16_backend_cpu, &p, &w);
+	check_backend(&groth16_backend_gpu, &p, &w);
+	CHECK(groth16_backend_find(&be, "cpu", &err) == 0 && be == &groth16_backend_cpu);
+	CHECK(groth16_backend_find(&be, NULL, &err) == 0 && be == &groth16_backend_cpu);
+	CHECK(groth16_backend_find(&be, "auto", &err) == 0 && be->device_count() > 0);
+	CHECK(groth16_backend_find(&be, "tpu", &err) == -CUZK_E_INVAL && strstr(err.msg, "tpu"));
+	groth16_synth_free(&syn);
+	groth16_params_free(&p);
+	r1cs_free(&cs);
+	free(z);
+	CHECK_DONE();
+}
