@@ -2,10 +2,10 @@
 /* The GPU backend's C boundary.  Everything behind it is CUDA C++ under
  * cuda/; nothing else in cuzk includes a CUDA header.
  *
- * Every function that can fail returns 0 or the negative of a CUZK_GPU_E_*
- * code (the same numbers as enum cuzk_status in include/cuzk.h) and
- * writes a one-line message into err (errlen bytes, may be 0).  No C++
- * exception crosses this header.
+ * The error convention is the rest of cuzk's (include/cuzk.h): every
+ * function that can fail returns 0 or -CUZK_E_* and fills *err (may be
+ * NULL) with the same code and a one-line message.  No C++ exception
+ * crosses this header.
  *
  * Data layouts are the host's (src/bls12_381): scalars 4 LE u64 (Montgomery
  * x·2^256 mod r unless a flag says canonical), Fp 6 LE u64 Montgomery, affine
@@ -17,16 +17,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cuzk.h"   /* enum cuzk_status, cuzk_error */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-#define CUZK_GPU_E_INVAL 1
-#define CUZK_GPU_E_NOMEM 3
-#define CUZK_GPU_E_MISMATCH 12
-#define CUZK_GPU_E_UNSUPPORTED 14
-#define CUZK_GPU_E_GPU 15
-#define CUZK_GPU_E_VRAM 20
 
 typedef struct cuzk_gpu_dev cuzk_gpu_dev;
 
@@ -36,9 +31,9 @@ int cuzk_gpu_device_count(void);
 /* Opens a device with a VRAM budget in bytes (0: $CUZK_GPU_VRAM_BUDGET_MB
  * MiB if set, else the free memory less 1 GiB).  Builds the NTT tables.
  * For tests, $CUZK_GPU_STREAM_BATCH=N makes every SRS streamed (never
- * resident) in batches of N points.  Returns 0, -CUZK_GPU_E_INVAL (no such
- * device), -CUZK_GPU_E_VRAM or -CUZK_GPU_E_GPU. */
-int cuzk_gpu_open(cuzk_gpu_dev **ret, int device, size_t vram_budget, char *err, size_t errlen);
+ * resident) in batches of N points.  Returns 0, -CUZK_E_INVAL (no such
+ * device), -CUZK_E_VRAM or -CUZK_E_GPU. */
+int cuzk_gpu_open(cuzk_gpu_dev **ret, int device, size_t vram_budget, cuzk_error *err);
 void cuzk_gpu_close(cuzk_gpu_dev *dev);
 
 /* Bytes reserved in the budget, free on the device, and the budget. */
@@ -60,8 +55,7 @@ typedef struct cuzk_gpu_srs {
  * so that those batches are asynchronous copies beside the MSMs: the caller
  * must unload before it frees them.  Idempotent per key.  Returns 0, or a
  * negative code when the device fails. */
-int cuzk_gpu_load_srs(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, int *ret_resident, char *err,
-		      size_t errlen);
+int cuzk_gpu_load_srs(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, int *ret_resident, cuzk_error *err);
 void cuzk_gpu_unload_srs(cuzk_gpu_dev *dev, const void *key);
 
 /* One partition's witness (pointers into host memory).  The density bitmaps
@@ -106,9 +100,9 @@ typedef struct cuzk_gpu_timings {
  * popcounts are checked here, on the device's copy of them, before it is
  * used.  Thread-safe: each call takes its own working memory (reserved in
  * the budget, waiting while other proofs hold it) and its own streams.
- * Returns 0, -CUZK_GPU_E_MISMATCH (the witness does not fit the SRS),
- * -CUZK_GPU_E_VRAM when one proof can never fit the budget, -CUZK_GPU_E_GPU,
- * -CUZK_GPU_E_INVAL. */
+ * Returns 0, -CUZK_E_MISMATCH (the witness does not fit the SRS),
+ * -CUZK_E_VRAM when one proof can never fit the budget, -CUZK_E_GPU,
+ * -CUZK_E_INVAL. */
 /* The caller's curve code (cuda/ has no fast host curve code), Jacobian, host
  * layout: acc += part, acc = 2·acc.  Each MSM ends with one window sum per
  * c-bit window, to be combined by ~255 doublings in a row: a single GPU
@@ -124,7 +118,7 @@ typedef struct cuzk_gpu_host_ops {
 
 int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, const cuzk_gpu_witness *w,
 			const cuzk_gpu_host_ops *ops, cuzk_gpu_sums *out, cuzk_gpu_timings *t,
-			char *err, size_t errlen);
+			cuzk_error *err);
 
 /* NTTs on host data for tests and benchmarks, natural order in and out, with
  * the conventions of src/prover/ntt.h.  reps > 1 repeats the transform on
@@ -137,13 +131,13 @@ enum cuzk_gpu_ntt_kind {
 	CUZK_GPU_NTT_COSET_INVERSE
 };
 int cuzk_gpu_ntt(cuzk_gpu_dev *dev, void *data, unsigned log_n, int kind, int reps, double *ret_ms,
-		 char *err, size_t errlen);
+		 cuzk_error *err);
 
 /* groth16_compute_h on the device: h_out gets m-1 coefficients (Montgomery,
  * natural order) for a, b, c of n scalars, m = 2^ceil(log2 n).  *ret_ms: the
  * device time of the NTT part. */
 int cuzk_gpu_compute_h(cuzk_gpu_dev *dev, void *h_out, const void *a, const void *b, const void *c,
-		       size_t n, int montgomery, double *ret_ms, char *err, size_t errlen);
+		       size_t n, int montgomery, double *ret_ms, cuzk_error *err);
 
 /* The development setup's fixed-base products k_i·G on the device.
  *
@@ -151,11 +145,11 @@ int cuzk_gpu_compute_h(cuzk_gpu_dev *dev, void *h_out, const void *a, const void
  * windows of c bits: entry w·2^(c-1) + d - 1 is d·2^(w·c)·G, affine, for
  * w < floor(255/c) + 1 and 1 <= d <= 2^(c-1); the device cuts scalars into
  * signed digits the same way (src/prover/scalar_digits.h).  g2 selects G2
- * points (192 B) instead of G1 (96 B).  Open returns 0, -CUZK_GPU_E_INVAL
- * (c outside 2..20), -CUZK_GPU_E_VRAM, -CUZK_GPU_E_GPU. */
+ * points (192 B) instead of G1 (96 B).  Open returns 0, -CUZK_E_INVAL
+ * (c outside 2..20), -CUZK_E_VRAM, -CUZK_E_GPU. */
 typedef struct cuzk_gpu_fixed_base cuzk_gpu_fixed_base;
 int cuzk_gpu_fixed_base_open(cuzk_gpu_dev *dev, cuzk_gpu_fixed_base **ret, int g2, const void *table, unsigned c,
-			     char *err, size_t errlen);
+			     cuzk_error *err);
 void cuzk_gpu_fixed_base_close(cuzk_gpu_fixed_base *fb);
 
 /* Hands a run of finished points over (pinned memory, reused after the
@@ -167,13 +161,13 @@ typedef int (*cuzk_gpu_points_fn)(void *ctx, const void *points, size_t n);
  * out != NULL, otherwise to emit in order, in runs, while the device goes
  * on with the next run.  Device memory comes from the budget (two runs of
  * scalars, XYZZ sums and affine points).  Returns 0, emit's code, or
- * -CUZK_GPU_E_VRAM / -CUZK_GPU_E_GPU. */
+ * -CUZK_E_VRAM / -CUZK_E_GPU. */
 int cuzk_gpu_fixed_base_mul(cuzk_gpu_fixed_base *fb, const void *scalars, size_t n, int montgomery, void *out,
-			    cuzk_gpu_points_fn emit, void *emit_ctx, char *err, size_t errlen);
+			    cuzk_gpu_points_fn emit, void *emit_ctx, cuzk_error *err);
 
 /* Page-locks host memory for DMA (read_only: cudaHostRegisterReadOnly). */
-int cuzk_gpu_host_register(void *ptr, size_t len, int read_only, char *err, size_t errlen);
-int cuzk_gpu_host_unregister(void *ptr, char *err, size_t errlen);
+int cuzk_gpu_host_register(void *ptr, size_t len, int read_only, cuzk_error *err);
+int cuzk_gpu_host_unregister(void *ptr, cuzk_error *err);
 
 #ifdef __cplusplus
 }

@@ -52,9 +52,9 @@ static void check_ntt(cuzk_gpu_dev *dev, unsigned log_n, cuzk_rng *rng)
 		case CUZK_GPU_NTT_COSET_FORWARD: ntt_coset_forward(&d, cpu); break;
 		default: ntt_coset_inverse(&d, cpu); break;
 		}
-		char msg[512];
-		int rc = cuzk_gpu_ntt(dev, gpu, log_n, kind, 1, NULL, msg, sizeof msg);
-		CHECK_MSG(rc == 0, "NTT 2^%u %s: %s", log_n, names[kind], msg);
+		cuzk_error e = { 0 };
+		int rc = cuzk_gpu_ntt(dev, gpu, log_n, kind, 1, NULL, &e);
+		CHECK_MSG(rc == 0, "NTT 2^%u %s: %s", log_n, names[kind], e.msg);
 		size_t at = first_diff(cpu, gpu, n);
 		CHECK_MSG(rc || at == n, "NTT 2^%u %s differs from the CPU at %zu", log_n, names[kind], at);
 		free(cpu);
@@ -81,9 +81,9 @@ static void check_h(cuzk_gpu_dev *dev, size_t n, int montgomery, cuzk_rng *rng)
 	memset(gpu, 0xa5, (m - 1) * sizeof(fr_t));   /* poison: every output must be written */
 	cuzk_error err;
 	REQUIRE(groth16_compute_h(cpu, abc[0], abc[1], abc[2], n, montgomery, &err) == 0);
-	char msg[512];
-	int rc = cuzk_gpu_compute_h(dev, gpu, abc[0], abc[1], abc[2], n, montgomery, NULL, msg, sizeof msg);
-	CHECK_MSG(rc == 0, "h for n = %zu: %s", n, msg);
+	cuzk_error e = { 0 };
+	int rc = cuzk_gpu_compute_h(dev, gpu, abc[0], abc[1], abc[2], n, montgomery, NULL, &e);
+	CHECK_MSG(rc == 0, "h for n = %zu: %s", n, e.msg);
 	size_t at = first_diff(cpu, gpu, m - 1);
 	CHECK_MSG(rc || at == m - 1, "h for n = %zu (%s) differs from the CPU at %zu", n,
 		  montgomery ? "Montgomery" : "canonical", at);
@@ -114,11 +114,11 @@ static int bench_h(cuzk_gpu_dev *dev, unsigned log_n, cuzk_rng *rng)
 	for (int i = 0; i < 3; i++)
 		abc[i] = cheap_vec(n, rng);
 	double ms[5];
-	char msg[512];
+	cuzk_error e = { 0 };
 	for (int r = 0; r < 5; r++) {
-		int rc = cuzk_gpu_compute_h(dev, h, abc[0], abc[1], abc[2], n, 1, &ms[r], msg, sizeof msg);
+		int rc = cuzk_gpu_compute_h(dev, h, abc[0], abc[1], abc[2], n, 1, &ms[r], &e);
 		if (rc) {
-			fprintf(stderr, "h at 2^%u: %s\n", log_n, msg);
+			fprintf(stderr, "h at 2^%u: %s\n", log_n, e.msg);
 			return 1;
 		}
 	}
@@ -154,11 +154,11 @@ int main(int argc, char **argv)
 	}
 	if (cuzk_gpu_device_count() <= 0)
 		CHECK_SKIP("no CUDA device");
-	char msg[512];
+	cuzk_error e = { 0 };
 	cuzk_gpu_dev *dev;
-	int rc = cuzk_gpu_open(&dev, 0, 0, msg, sizeof msg);
+	int rc = cuzk_gpu_open(&dev, 0, 0, &e);
 	if (rc) {
-		fprintf(stderr, "cuzk_gpu_open: %s\n", msg);
+		fprintf(stderr, "cuzk_gpu_open: %s\n", e.msg);
 		return 1;
 	}
 	cuzk_rng rng;
@@ -181,12 +181,12 @@ int main(int argc, char **argv)
 		check_h(dev, ((size_t)1 << large) - 3, 1, &rng);
 	/* A request the budget can never hold fails cleanly with CUZK_E_VRAM. */
 	cuzk_gpu_dev *small;
-	rc = cuzk_gpu_open(&small, 0, (size_t)64 << 20, msg, sizeof msg);
+	rc = cuzk_gpu_open(&small, 0, (size_t)64 << 20, &e);
 	REQUIRE(rc == 0);
 	fr_t *big = calloc((size_t)1 << 21, sizeof(fr_t));
 	REQUIRE(big);
-	rc = cuzk_gpu_ntt(small, big, 21, CUZK_GPU_NTT_FORWARD, 1, NULL, msg, sizeof msg);
-	CHECK_MSG(rc == -CUZK_GPU_E_VRAM, "a 128 MiB NTT in a 64 MiB budget returned %d (%s)", rc, msg);
+	rc = cuzk_gpu_ntt(small, big, 21, CUZK_GPU_NTT_FORWARD, 1, NULL, &e);
+	CHECK_MSG(rc == -CUZK_E_VRAM, "a 128 MiB NTT in a 64 MiB budget returned %d (%s)", rc, e.msg);
 	free(big);
 	cuzk_gpu_close(small);
 	cuzk_gpu_close(dev);

@@ -17,9 +17,9 @@
  * inside and there is no device-wide synchronisation, only on stream s (the
  * call returns when the result is in h_out_jac).
  *
- * RETURN VALUE: 0, or a negative CUZK_GPU_E_* code with a one-line message in
- * err (CUZK_GPU_E_INVAL for bad arguments or too little scratch,
- * CUZK_GPU_E_GPU for a failed CUDA call). */
+ * RETURN VALUE: 0, or a negative CUZK_E_* code with a one-line message in
+ * err (CUZK_E_INVAL for bad arguments or too little scratch,
+ * CUZK_E_GPU for a failed CUDA call). */
 #ifndef CUZK_CUDA_MSM_MSM_CUH
 #define CUZK_CUDA_MSM_MSM_CUH
 
@@ -38,11 +38,9 @@ size_t cuzk_msm_g1_scratch_bytes(size_t n);
 size_t cuzk_msm_g2_scratch_bytes(size_t n);
 
 int cuzk_msm_g1(const void *d_bases, const void *d_scalars, size_t n, int scalars_montgomery, void *h_out_jac,
-		const cuzk_gpu_host_ops *ops, void *d_scratch, size_t scratch_bytes, cudaStream_t s, char *err,
-		size_t errlen);
+		const cuzk_gpu_host_ops *ops, void *d_scratch, size_t scratch_bytes, cudaStream_t s, cuzk_error *err);
 int cuzk_msm_g2(const void *d_bases, const void *d_scalars, size_t n, int scalars_montgomery, void *h_out_jac,
-		const cuzk_gpu_host_ops *ops, void *d_scratch, size_t scratch_bytes, cudaStream_t s, char *err,
-		size_t errlen);
+		const cuzk_gpu_host_ops *ops, void *d_scratch, size_t scratch_bytes, cudaStream_t s, cuzk_error *err);
 
 #ifdef __cplusplus
 }

@@ -272,7 +272,7 @@ template <class F> void check(size_t n, int pattern, bool mont, uint64_t seed, c
 		jacobian_t<F> got;
 		run_msm(d_bases.get(), d_sc.get(), n, mont, &got, d_scratch.get(), sb, s, nullptr, o);
 		if (!same_point(got, want))
-			gpu_fail(CUZK_GPU_E_MISMATCH,
+			gpu_fail(CUZK_E_MISMATCH,
 				 "G%d MSM of %zu points (pattern %d, %s, windows combined on the %s): GPU result "
 				 "differs from the reference",
 				 sizeof(F) == 48 ? 1 : 2, n, pattern, mont ? "Montgomery" : "canonical",
@@ -327,30 +327,30 @@ template <class F> void bench(unsigned log_size, unsigned reps, const cuzk_gpu_h
 } // namespace cuzk
 
 extern "C" int cuzk_msm_check(int curve, size_t n, int pattern, int montgomery, uint64_t seed,
-			      const cuzk_gpu_host_ops *ops, char *err, size_t errlen)
+			      const cuzk_gpu_host_ops *ops, cuzk_error *err)
 {
-	return cuzk::gpu_entry(err, errlen, [&] {
+	return cuzk::gpu_entry(err, [&] {
 		if (curve == 1)
 			cuzk::check<cuzk::fp_t>(n, pattern, montgomery != 0, seed, ops);
 		else if (curve == 2)
 			cuzk::check<cuzk::fp2_t>(n, pattern, montgomery != 0, seed, ops);
 		else
-			cuzk::gpu_fail(CUZK_GPU_E_INVAL, "msm check: curve %d is neither 1 (G1) nor 2 (G2)", curve);
+			cuzk::gpu_fail(CUZK_E_INVAL, "msm check: curve %d is neither 1 (G1) nor 2 (G2)", curve);
 	});
 }
 
 extern "C" int cuzk_msm_bench(int curve, unsigned log_size, unsigned reps, const cuzk_gpu_host_ops *ops,
-			      cuzk_msm_bench_result *out, char *err, size_t errlen)
+			      cuzk_msm_bench_result *out, cuzk_error *err)
 {
-	return cuzk::gpu_entry(err, errlen, [&] {
+	return cuzk::gpu_entry(err, [&] {
 		if (log_size > 28)
-			cuzk::gpu_fail(CUZK_GPU_E_INVAL, "msm bench: log size %u is above 28", log_size);
+			cuzk::gpu_fail(CUZK_E_INVAL, "msm bench: log size %u is above 28", log_size);
 		*out = cuzk_msm_bench_result{};
 		if (curve == 1)
 			cuzk::bench<cuzk::fp_t>(log_size, reps, ops, out);
 		else if (curve == 2)
 			cuzk::bench<cuzk::fp2_t>(log_size, reps, ops, out);
 		else
-			cuzk::gpu_fail(CUZK_GPU_E_INVAL, "msm bench: curve %d is neither 1 (G1) nor 2 (G2)", curve);
+			cuzk::gpu_fail(CUZK_E_INVAL, "msm bench: curve %d is neither 1 (G1) nor 2 (G2)", curve);
 	});
 }

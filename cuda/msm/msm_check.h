@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Checks and benchmarks of the GPU MSM that make their own data on the device
  * (cuda/msm/msm_check.cu).  Plain C, no CUDA headers needed.  curve is 1 (G1)
- * or 2 (G2).  RETURN VALUE of each: 0, or a negative CUZK_GPU_E_* code with a
+ * or 2 (G2).  RETURN VALUE of each: 0, or a negative CUZK_E_* code with a
  * one-line message in err. */
 #ifndef CUZK_CUDA_MSM_MSM_CHECK_H
 #define CUZK_CUDA_MSM_MSM_CHECK_H
@@ -31,9 +31,9 @@ enum cuzk_msm_pattern {
  * reference that shares no MSM code.  Scalars go in Montgomery form when
  * montgomery != 0.  The MSM runs twice: with the windows combined on the
  * device, and (when ops is not NULL) by ops on the host.
- * -CUZK_GPU_E_MISMATCH when a result differs. */
+ * -CUZK_E_MISMATCH when a result differs. */
 int cuzk_msm_check(int curve, size_t n, int pattern, int montgomery, uint64_t seed, const cuzk_gpu_host_ops *ops,
-		   char *err, size_t errlen);
+		   cuzk_error *err);
 
 /* Per-call figures of the benchmark. */
 typedef struct cuzk_msm_bench_result {
@@ -47,7 +47,7 @@ typedef struct cuzk_msm_bench_result {
  * resident points (made on the device: up to 2^22 distinct points, tiled),
  * the windows combined on the host by ops (NULL: on the device). */
 int cuzk_msm_bench(int curve, unsigned log_size, unsigned reps, const cuzk_gpu_host_ops *ops,
-		   cuzk_msm_bench_result *out, char *err, size_t errlen);
+		   cuzk_msm_bench_result *out, cuzk_error *err);
 
 #ifdef __cplusplus
 }

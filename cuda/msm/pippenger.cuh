@@ -427,7 +427,7 @@ inline fp_form form_from_env()
 		return fp_form::inline_;
 	if (!strcmp(e, "lazy"))
 		return fp_form::lazy;
-	gpu_fail(CUZK_GPU_E_INVAL, "CUZK_MSM_FP=%s: expected call, inline or lazy", e);
+	gpu_fail(CUZK_E_INVAL, "CUZK_MSM_FP=%s: expected call, inline or lazy", e);
 }
 
 // Lazy reduction is a form of the Fp2 product; an Fp product has nothing to
@@ -831,11 +831,11 @@ void run(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobi
 {
 	using P = xyzz_t<F>;
 	if (n > (size_t(1) << 28))
-		gpu_fail(CUZK_GPU_E_INVAL, "msm: %zu points is more than the 2^28 supported", n);
+		gpu_fail(CUZK_E_INVAL, "msm: %zu points is more than the 2^28 supported", n);
 	if (n && (!d_bases || !d_scalars || !h_out))
-		gpu_fail(CUZK_GPU_E_INVAL, "msm: null bases, scalars or output");
+		gpu_fail(CUZK_E_INVAL, "msm: null bases, scalars or output");
 	if (reinterpret_cast<uintptr_t>(d_bases) % 16 || reinterpret_cast<uintptr_t>(d_scalars) % 8)
-		gpu_fail(CUZK_GPU_E_INVAL, "msm: bases must be 16-byte and scalars 8-byte aligned");
+		gpu_fail(CUZK_E_INVAL, "msm: bases must be 16-byte and scalars 8-byte aligned");
 	if (n == 0) {
 		*h_out = jacobian_t<F>{};   // infinity: Z = 0
 		return;
@@ -846,7 +846,7 @@ void run(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobi
 		prof = &own_prof;
 	scratch_layout<F> L(n);
 	if (!d_scratch || scratch_bytes < L.total)
-		gpu_fail(CUZK_GPU_E_INVAL, "msm: scratch of %zu bytes, %zu needed for %zu points", scratch_bytes,
+		gpu_fail(CUZK_E_INVAL, "msm: scratch of %zu bytes, %zu needed for %zu points", scratch_bytes,
 			 L.total, n);
 	char *base = static_cast<char *>(d_scratch);
 	auto at = [&](size_t off) { return static_cast<void *>(base + off); };
@@ -1036,9 +1036,9 @@ void run_g2(const void *d_bases, const void *d_scalars, size_t n, bool mont, jac
 	extern "C" int cuzk_msm_##name(const void *d_bases, const void *d_scalars, size_t n,          \
 				       int scalars_montgomery, void *h_out_jac,                         \
 				       const cuzk_gpu_host_ops *ops, void *d_scratch,                   \
-				       size_t scratch_bytes, cudaStream_t s, char *err, size_t errlen)  \
+				       size_t scratch_bytes, cudaStream_t s, cuzk_error *err)  \
 	{                                                                                             \
-		return cuzk::gpu_entry(err, errlen, [&] {                                            \
+		return cuzk::gpu_entry(err, [&] {                                            \
 			cuzk::msm::run_##name(d_bases, d_scalars, n, scalars_montgomery != 0,          \
 					      static_cast<cuzk::jacobian_t<F> *>(h_out_jac), d_scratch, \
 					      scratch_bytes, s, nullptr, ops);                          \

@@ -32,15 +32,13 @@ static const char *pattern_name(int p)
 static int run_cases(const struct msm_case *cs, size_t count)
 {
 	int failed = 0;
-	char err[512];
 	printf("%-5s %10s %-8s %-10s %s\n", "curve", "n", "scalars", "form", "result");
 	for (size_t i = 0; i < count; i++) {
 		const struct msm_case *c = &cs[i];
-		err[0] = 0;
-		int r = cuzk_msm_check(c->curve, c->n, c->pattern, c->montgomery, 1000 + i, groth16_gpu_host_ops(), err,
-				       sizeof err);
+		cuzk_error err = { 0 };
+		int r = cuzk_msm_check(c->curve, c->n, c->pattern, c->montgomery, 1000 + i, groth16_gpu_host_ops(), &err);
 		printf("G%-4d %10zu %-8s %-10s %s%s%s\n", c->curve, c->n, pattern_name(c->pattern),
-		       c->montgomery ? "montgomery" : "canonical", r ? "FAIL" : "ok", r ? ": " : "", r ? err : "");
+		       c->montgomery ? "montgomery" : "canonical", r ? "FAIL" : "ok", r ? ": " : "", r ? err.msg : "");
 		fflush(stdout);
 		failed += r != 0;
 	}
@@ -51,10 +49,10 @@ static int bench(int curve, unsigned log_size, unsigned reps)
 {
 	static const char *phases[] = {"split", "ones", "pairs", "sort", "accumulate", "windows", "finish"};
 	cuzk_msm_bench_result b;
-	char err[512] = "";
-	int r = cuzk_msm_bench(curve, log_size, reps, groth16_gpu_host_ops(), &b, err, sizeof err);
+	cuzk_error err = { 0 };
+	int r = cuzk_msm_bench(curve, log_size, reps, groth16_gpu_host_ops(), &b, &err);
 	if (r) {
-		fprintf(stderr, "bench G%d 2^%u: %s\n", curve, log_size, err);
+		fprintf(stderr, "bench G%d 2^%u: %s\n", curve, log_size, err.msg);
 		return 1;
 	}
 	printf("G%d MSM 2^%u: best %.2f ms, median %.2f ms over %u (c = %u, %u windows, %u per sort, scratch %.2f GiB)\n",

@@ -289,7 +289,7 @@ void ntt_tables::build(vram_budget &budget, cudaStream_t s)
 	const size_t count = 8 * T + 3 * (NTT_LOG_MAX + 1) + 2 * D;
 	const size_t bytes = count * sizeof(fr_t);
 	if (!budget.try_reserve(bytes))
-		gpu_fail(CUZK_GPU_E_VRAM, "NTT tables need %zu KiB but the VRAM budget is %zu MiB",
+		gpu_fail(CUZK_E_VRAM, "NTT tables need %zu KiB but the VRAM budget is %zu MiB",
 			 bytes >> 10, budget.budget() >> 20);
 	mem_ = budgeted_mem(budget, bytes, "NTT tables");
 	fr_t *p = mem_.as<fr_t>();
@@ -328,14 +328,14 @@ void ntt_tables::build(vram_budget &budget, cudaStream_t s)
 		if (!strcmp(env, "radix2"))
 			view_.impl = ntt_impl::radix2;
 		else if (strcmp(env, "radix8"))
-			gpu_fail(CUZK_GPU_E_INVAL, "CUZK_NTT_IMPL is \"%s\": it must be radix2 or radix8", env);
+			gpu_fail(CUZK_E_INVAL, "CUZK_NTT_IMPL is \"%s\": it must be radix2 or radix8", env);
 	}
 	view_.ntt8_tile_log = NTT8_TILE_LOG;
 	if (const char *env = getenv("CUZK_NTT8_TILE_LOG")) {
 		if (!strcmp(env, "10"))
 			view_.ntt8_tile_log = NTT8_TILE_LOG_ALT;
 		else if (strcmp(env, "11"))
-			gpu_fail(CUZK_GPU_E_INVAL, "CUZK_NTT8_TILE_LOG is \"%s\": it must be 10 or 11", env);
+			gpu_fail(CUZK_E_INVAL, "CUZK_NTT8_TILE_LOG is \"%s\": it must be 10 or 11", env);
 	}
 	view_.inv_m = inv_m;
 	view_.z_inv_m = z_inv_m;
@@ -349,11 +349,11 @@ void ntt_run(const ntt_tables_view &t, fr_t *out, const fr_t *in, unsigned log_n
 	     const ntt_quotient &quot)
 {
 	if (log_n < 1 || log_n > NTT_LOG_MAX)
-		gpu_fail(CUZK_GPU_E_INVAL, "NTT size 2^%u is outside 2^1..2^%u", log_n, NTT_LOG_MAX);
+		gpu_fail(CUZK_E_INVAL, "NTT size 2^%u is outside 2^1..2^%u", log_n, NTT_LOG_MAX);
 	if ((order == ntt_order::natural_to_natural) == (in == out))
-		gpu_fail(CUZK_GPU_E_INVAL, "NTT: natural-to-natural runs out of place, the others in place");
+		gpu_fail(CUZK_E_INVAL, "NTT: natural-to-natural runs out of place, the others in place");
 	if (quot.b && order != ntt_order::natural_to_bitrev)
-		gpu_fail(CUZK_GPU_E_INVAL, "NTT: the quotient is taken in by in-place natural-order transforms only");
+		gpu_fail(CUZK_E_INVAL, "NTT: the quotient is taken in by in-place natural-order transforms only");
 	if (t.impl == ntt_impl::radix8 && log_n >= NTT8_MIN_LOG) {
 		ntt8_run(t, out, in, log_n, dir, order, pro, epi, quot, s);
 		return;

@@ -150,7 +150,7 @@ std::unique_ptr<workspace> cuzk_gpu_dev::take_workspace(size_t bytes)
 			continue;
 		}
 		if (!busy)
-			gpu_fail(CUZK_GPU_E_VRAM,
+			gpu_fail(CUZK_E_VRAM,
 				 "a proof needs %zu MiB of VRAM but the budget is %zu MiB with %zu MiB reserved "
 				 "(resident SRS and tables)",
 				 bytes >> 20, budget->budget() >> 20, budget->reserved() >> 20);
@@ -190,13 +190,13 @@ extern "C" int cuzk_gpu_device_count(void)
 	return n;
 }
 
-extern "C" int cuzk_gpu_open(cuzk_gpu_dev **ret, int device, size_t budget_bytes, char *err, size_t errlen)
+extern "C" int cuzk_gpu_open(cuzk_gpu_dev **ret, int device, size_t budget_bytes, cuzk_error *err)
 {
 	*ret = nullptr;
-	return gpu_entry(err, errlen, [&] {
+	return gpu_entry(err, [&] {
 		const int n = cuzk_gpu_device_count();
 		if (device < 0 || device >= n)
-			gpu_fail(CUZK_GPU_E_INVAL, "no such device (%d found)", n);
+			gpu_fail(CUZK_E_INVAL, "no such device (%d found)", n);
 		device_guard dg(device);
 		size_t free_b = 0, total_b = 0;
 		CUDA_OK(cudaMemGetInfo(&free_b, &total_b));
@@ -206,7 +206,7 @@ extern "C" int cuzk_gpu_open(cuzk_gpu_dev **ret, int device, size_t budget_bytes
 		if (!budget_bytes)
 			budget_bytes = free_b > DEFAULT_HEADROOM ? free_b - DEFAULT_HEADROOM : 0;
 		if (budget_bytes > free_b)
-			gpu_fail(CUZK_GPU_E_VRAM, "vram_budget %zu MiB exceeds the %zu MiB free", budget_bytes >> 20,
+			gpu_fail(CUZK_E_VRAM, "vram_budget %zu MiB exceeds the %zu MiB free", budget_bytes >> 20,
 				 free_b >> 20);
 		auto dev = std::make_unique<cuzk_gpu_dev>();
 		dev->device = device;
@@ -235,7 +235,7 @@ extern "C" void cuzk_gpu_close(cuzk_gpu_dev *dev)
 
 extern "C" int cuzk_gpu_vram(cuzk_gpu_dev *dev, size_t *ret_reserved, size_t *ret_free, size_t *ret_budget)
 {
-	return gpu_entry(nullptr, 0, [&] {
+	return gpu_entry(nullptr, [&] {
 		device_guard dg(dev->device);
 		size_t free_b = 0, total_b = 0;
 		CUDA_OK(cudaMemGetInfo(&free_b, &total_b));
@@ -269,11 +269,10 @@ void pin_streamed(cuzk_gpu_dev *dev, const cuzk_gpu_srs *p)
 
 } // namespace
 
-extern "C" int cuzk_gpu_load_srs(cuzk_gpu_dev *dev, const cuzk_gpu_srs *p, int *ret_resident, char *err,
-				 size_t errlen)
+extern "C" int cuzk_gpu_load_srs(cuzk_gpu_dev *dev, const cuzk_gpu_srs *p, int *ret_resident, cuzk_error *err)
 {
 	*ret_resident = 0;
-	return gpu_entry(err, errlen, [&] {
+	return gpu_entry(err, [&] {
 		std::lock_guard<std::mutex> one_load(dev->load_mu);
 		if (dev->find_srs(p->key)) {
 			*ret_resident = 1;
@@ -311,7 +310,7 @@ extern "C" int cuzk_gpu_load_srs(cuzk_gpu_dev *dev, const cuzk_gpu_srs *p, int *
 		{
 			budgeted_mem tmp;
 			if (!dev->budget->try_reserve(tmp_bytes))
-				gpu_fail(CUZK_GPU_E_VRAM, "SRS load: no room for the h permutation");
+				gpu_fail(CUZK_E_VRAM, "SRS load: no room for the h permutation");
 			tmp = budgeted_mem(*dev->budget, tmp_bytes, "the SRS h permutation");
 			up.copy(tmp.get(), p->h, p->n_h * G1_AFF_BYTES);
 			up.finish();
@@ -360,38 +359,38 @@ extern "C" void cuzk_gpu_unload_srs(cuzk_gpu_dev *dev, const void *key)
 	});
 }
 
-extern "C" int cuzk_gpu_host_register(void *ptr, size_t len, int read_only, char *err, size_t errlen)
+extern "C" int cuzk_gpu_host_register(void *ptr, size_t len, int read_only, cuzk_error *err)
 {
-	return gpu_entry(err, errlen, [&] {
+	return gpu_entry(err, [&] {
 		unsigned flags = cudaHostRegisterPortable | (read_only ? cudaHostRegisterReadOnly : 0);
 		cudaError_t e = cudaHostRegister(ptr, len, flags);
 		if (e != cudaSuccess)
-			gpu_fail(CUZK_GPU_E_GPU, "cudaHostRegister of %zu bytes at %p: %s", len, ptr,
+			gpu_fail(CUZK_E_GPU, "cudaHostRegister of %zu bytes at %p: %s", len, ptr,
 				 cudaGetErrorString(e));
 	});
 }
 
-extern "C" int cuzk_gpu_host_unregister(void *ptr, char *err, size_t errlen)
+extern "C" int cuzk_gpu_host_unregister(void *ptr, cuzk_error *err)
 {
-	return gpu_entry(err, errlen, [&] { CUDA_OK(cudaHostUnregister(ptr)); });
+	return gpu_entry(err, [&] { CUDA_OK(cudaHostUnregister(ptr)); });
 }
 
 budgeted_mem cuzk::take_budget(cuzk_gpu_dev *dev, size_t bytes, const char *what)
 {
 	if (!dev->budget->try_reserve(bytes))
-		gpu_fail(CUZK_GPU_E_VRAM, "%s needs %zu MiB but only %zu MiB of the budget are free", what,
+		gpu_fail(CUZK_E_VRAM, "%s needs %zu MiB but only %zu MiB of the budget are free", what,
 			 bytes >> 20, (dev->budget->budget() - dev->budget->reserved()) >> 20);
 	return budgeted_mem(*dev->budget, bytes, what);
 }
 
 extern "C" int cuzk_gpu_ntt(cuzk_gpu_dev *dev, void *data, unsigned log_n, int kind, int reps, double *ret_ms,
-			    char *err, size_t errlen)
+			    cuzk_error *err)
 {
-	return gpu_entry(err, errlen, [&] {
+	return gpu_entry(err, [&] {
 		if (log_n < 1 || log_n > NTT_LOG_MAX)
-			gpu_fail(CUZK_GPU_E_INVAL, "NTT size 2^%u is outside 2^1..2^%u", log_n, NTT_LOG_MAX);
+			gpu_fail(CUZK_E_INVAL, "NTT size 2^%u is outside 2^1..2^%u", log_n, NTT_LOG_MAX);
 		if (kind < CUZK_GPU_NTT_FORWARD || kind > CUZK_GPU_NTT_COSET_INVERSE)
-			gpu_fail(CUZK_GPU_E_INVAL, "NTT kind %d is unknown", kind);
+			gpu_fail(CUZK_E_INVAL, "NTT kind %d is unknown", kind);
 		device_guard dg(dev->device);
 		const size_t bytes = sizeof(fr_t) << log_n;
 		budgeted_mem in = take_budget(dev, bytes, "NTT input"), out = take_budget(dev, bytes, "NTT output");
@@ -415,12 +414,12 @@ extern "C" int cuzk_gpu_ntt(cuzk_gpu_dev *dev, void *data, unsigned log_n, int k
 }
 
 extern "C" int cuzk_gpu_compute_h(cuzk_gpu_dev *dev, void *h_out, const void *a, const void *b, const void *c,
-				  size_t n, int montgomery, double *ret_ms, char *err, size_t errlen)
+				  size_t n, int montgomery, double *ret_ms, cuzk_error *err)
 {
-	return gpu_entry(err, errlen, [&] {
+	return gpu_entry(err, [&] {
 		const unsigned log_m = log2_ceil(n);
 		if (n < 2 || log_m > NTT_LOG_MAX)
-			gpu_fail(CUZK_GPU_E_INVAL, "h of %zu constraints: the domain must be 2^1..2^%u", n, NTT_LOG_MAX);
+			gpu_fail(CUZK_E_INVAL, "h of %zu constraints: the domain must be 2^1..2^%u", n, NTT_LOG_MAX);
 		device_guard dg(dev->device);
 		const size_t m = (size_t)1 << log_m, bytes = m * sizeof(fr_t);
 		budgeted_mem buf = take_budget(dev, 4 * bytes, "h computation");

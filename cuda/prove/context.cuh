@@ -99,7 +99,7 @@ struct cuzk_gpu_dev {
 namespace cuzk {
 
 // Device memory for one call (a test, a benchmark, the setup), reserved in
-// the budget; CUZK_GPU_E_VRAM naming `what` when it does not fit.
+// the budget; CUZK_E_VRAM naming `what` when it does not fit.
 budgeted_mem take_budget(cuzk_gpu_dev *dev, size_t bytes, const char *what);
 
 // Host -> device copy on ws.copy: straight DMA when the source is pinned,

@@ -105,7 +105,7 @@ void density_compact(fr_t *out, const fr_t *in, size_t n, const uint64_t *bits, 
 		return;
 	const size_t W = words_of(n);
 	if (W > 0x7fffffff || scratch_bytes < density_scratch_bytes(n))
-		gpu_fail(CUZK_GPU_E_INVAL, "density compaction of %zu values: scratch too small", n);
+		gpu_fail(CUZK_E_INVAL, "density compaction of %zu values: scratch too small", n);
 	uint32_t *cnt = static_cast<uint32_t *>(scratch), *off = cnt + W;
 	// cub wants its temporary storage 256-byte aligned; the scratch has room.
 	const uintptr_t raw = reinterpret_cast<uintptr_t>(off + W);

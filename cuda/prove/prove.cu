@@ -16,7 +16,7 @@ using namespace cuzk;
 namespace {
 
 using msm_fn = int (*)(const void *, const void *, size_t, int, void *, const cuzk_gpu_host_ops *, void *, size_t,
-		       cudaStream_t, char *, size_t);
+		       cudaStream_t, cuzk_error *);
 
 double ms_since(std::chrono::steady_clock::time_point t0)
 {
@@ -58,11 +58,12 @@ struct msm_query {
 void msm_call(const msm_query &q, const void *bases, const fr_t *scalars, size_t n, uint64_t *out, workspace &ws,
 	      const proof_layout &L)
 {
-	char msg[512] = "";
-	int rc = q.fn(bases, scalars, n, q.montgomery, out, q.ops, ws.mem.as<char>() + L.off_msm, L.msm_bytes,
-		      ws.compute, msg, sizeof msg);
-	if (rc)
-		gpu_fail(-rc, "MSM of query %s (%zu points): %s", q.name, n, msg);
+	// The MSM is its own translation unit behind a C interface (msm.cuh);
+	// its failure comes back as a cuzk_error and goes on as this unit's.
+	cuzk_error e{};
+	if (q.fn(bases, scalars, n, q.montgomery, out, q.ops, ws.mem.as<char>() + L.off_msm, L.msm_bytes,
+		 ws.compute, &e))
+		gpu_fail(e.code, "MSM of query %s (%zu points): %s", q.name, n, e.msg);
 }
 
 // The MSM's spans (one per streamed batch) in spans: the first and the last.
@@ -118,16 +119,15 @@ span_range run_msm(const msm_query &q, workspace &ws, const proof_layout &L, siz
 } // namespace
 
 extern "C" int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, const cuzk_gpu_witness *w,
-				   const cuzk_gpu_host_ops *ops, cuzk_gpu_sums *out, cuzk_gpu_timings *t, char *err,
-				   size_t errlen)
+				   const cuzk_gpu_host_ops *ops, cuzk_gpu_sums *out, cuzk_gpu_timings *t, cuzk_error *err)
 {
-	return gpu_entry(err, errlen, [&] {
+	return gpu_entry(err, [&] {
 		const auto t_start = std::chrono::steady_clock::now();
 		cuzk_gpu_timings tm{};
 		device_guard dg(dev->device);
 		const size_t nc = w->num_constraints, ni = w->num_inputs, na = w->num_aux;
 		if (nc < 2 || nc > ((size_t)1 << NTT_LOG_MAX) || ni < 1)
-			gpu_fail(CUZK_GPU_E_INVAL, "witness: %zu constraints, %zu inputs: the domain must be 2^1..2^%u",
+			gpu_fail(CUZK_E_INVAL, "witness: %zu constraints, %zu inputs: the domain must be 2^1..2^%u",
 				 nc, ni, NTT_LOG_MAX);
 		// Sized by the SRS; the bitmaps' counts are checked against it on the
 		// device's copy before anything is compacted (density.cuh).
@@ -136,11 +136,11 @@ extern "C" int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, c
 		const size_t batch = res ? 0 : dev->stream_batch;
 		const proof_layout L = plan_proof(nc, ni, na, n_a, n_b, batch);
 		if (srs->n_h != L.m - 1 || srs->n_l != na || n_a < ni || srs->n_b_g2 != n_b)
-			gpu_fail(CUZK_GPU_E_MISMATCH, "params and witness disagree in shape (h %zu/%zu, l %zu/%zu, "
+			gpu_fail(CUZK_E_MISMATCH, "params and witness disagree in shape (h %zu/%zu, l %zu/%zu, "
 				 "a %zu, b_g1 %zu, b_g2 %zu, %zu inputs)", srs->n_h, L.m - 1, srs->n_l, na, n_a, n_b,
 				 srs->n_b_g2, ni);
 		if (!res && (!ops || !ops->g1_acc || !ops->g2_acc))
-			gpu_fail(CUZK_GPU_E_INVAL, "a streamed SRS needs the host's point addition");
+			gpu_fail(CUZK_E_INVAL, "a streamed SRS needs the host's point addition");
 
 		workspace_lease lease{dev, dev->take_workspace(L.total)};
 		workspace &ws = *lease.ws;
@@ -182,7 +182,7 @@ extern "C" int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, c
 							reinterpret_cast<uint64_t *>(base + L.off_density), ws.compute);
 		spans.end(sp_bits, ws.compute);
 		if (ni + dc.a_aux != n_a || dc.b_input + dc.b_aux != n_b)
-			gpu_fail(CUZK_GPU_E_MISMATCH, "params a %zu points, b %zu points, but the witness needs %zu and %zu "
+			gpu_fail(CUZK_E_MISMATCH, "params a %zu points, b %zu points, but the witness needs %zu and %zu "
 				 "(its density bitmaps)", n_a, n_b, ni + dc.a_aux, dc.b_input + dc.b_aux);
 		const size_t b_in = dc.b_input;
 

@@ -144,12 +144,12 @@ void mul_points(cuzk_gpu_fixed_base *fb, const fr_t *k, size_t n, int montgomery
 } // namespace
 
 extern "C" int cuzk_gpu_fixed_base_open(cuzk_gpu_dev *dev, cuzk_gpu_fixed_base **ret, int g2, const void *table,
-					unsigned c, char *err, size_t errlen)
+					unsigned c, cuzk_error *err)
 {
 	*ret = nullptr;
-	return gpu_entry(err, errlen, [&] {
+	return gpu_entry(err, [&] {
 		if (c < 2 || c > setup::MAX_WINDOW_BITS)
-			gpu_fail(CUZK_GPU_E_INVAL, "fixed-base window of %u bits is outside 2..%u", c,
+			gpu_fail(CUZK_E_INVAL, "fixed-base window of %u bits is outside 2..%u", c,
 				 setup::MAX_WINDOW_BITS);
 		device_guard dg(dev->device);
 		auto fb = std::make_unique<cuzk_gpu_fixed_base>();
@@ -173,11 +173,11 @@ extern "C" void cuzk_gpu_fixed_base_close(cuzk_gpu_fixed_base *fb)
 }
 
 extern "C" int cuzk_gpu_fixed_base_mul(cuzk_gpu_fixed_base *fb, const void *scalars, size_t n, int montgomery,
-				       void *out, cuzk_gpu_points_fn emit, void *emit_ctx, char *err, size_t errlen)
+				       void *out, cuzk_gpu_points_fn emit, void *emit_ctx, cuzk_error *err)
 {
-	return gpu_entry(err, errlen, [&] {
+	return gpu_entry(err, [&] {
 		if (!out && !emit)
-			gpu_fail(CUZK_GPU_E_INVAL, "fixed-base products with nowhere to go");
+			gpu_fail(CUZK_E_INVAL, "fixed-base products with nowhere to go");
 		const fr_t *k = static_cast<const fr_t *>(scalars);
 		if (fb->g2)
 			mul_points<fp2_t>(fb, k, n, montgomery, static_cast<char *>(out), emit, emit_ctx);

@@ -17,7 +17,7 @@
 namespace cuzk {
 
 struct gpu_error {
-	int code;              // positive CUZK_GPU_E_* value
+	int code;              // positive CUZK_E_* value (enum cuzk_status)
 	std::string msg;
 };
 
@@ -36,29 +36,33 @@ struct gpu_error {
 
 [[noreturn]] inline void cuda_fail(cudaError_t e, const char *what, const char *file, int line)
 {
-	gpu_fail(e == cudaErrorMemoryAllocation ? CUZK_GPU_E_VRAM : CUZK_GPU_E_GPU, "%s: %s (%s:%d)",
+	gpu_fail(e == cudaErrorMemoryAllocation ? CUZK_E_VRAM : CUZK_E_GPU, "%s: %s (%s:%d)",
 		 what, cudaGetErrorString(e), file, line);
 }
 
+// Fills *err (may be null) as cuzk_fail does on the host: code and message.
+inline int gpu_error_to(cuzk_error *err, int code, const char *msg) noexcept
+{
+	if (err) {
+		err->code = code;
+		snprintf(err->msg, sizeof err->msg, "%s", msg);
+	}
+	return -code;
+}
+
 // Runs an entry point's body and turns a gpu_error (or an allocation failure)
-// into the C convention: 0 or -code, message in err.
-template <typename F> int gpu_entry(char *err, size_t errlen, F &&body) noexcept
+// into the C convention of include/cuzk.h: 0, or -code with *err filled.
+template <typename F> int gpu_entry(cuzk_error *err, F &&body) noexcept
 {
 	try {
 		body();
 		return 0;
 	} catch (const gpu_error &e) {
-		if (err && errlen)
-			snprintf(err, errlen, "%s", e.msg.c_str());
-		return -e.code;
+		return gpu_error_to(err, e.code, e.msg.c_str());
 	} catch (const std::bad_alloc &) {
-		if (err && errlen)
-			snprintf(err, errlen, "out of host memory");
-		return -CUZK_GPU_E_NOMEM;
+		return gpu_error_to(err, CUZK_E_NOMEM, "out of host memory");
 	} catch (...) {
-		if (err && errlen)
-			snprintf(err, errlen, "unexpected C++ exception in the GPU backend");
-		return -CUZK_GPU_E_GPU;
+		return gpu_error_to(err, CUZK_E_INTERNAL, "unexpected C++ exception in the GPU backend");
 	}
 }
 

@@ -15,9 +15,9 @@
 #include "prover/prover.h"
 #include "prover/setup_gpu.h"
 
-_Static_assert(CUZK_GPU_E_INVAL == CUZK_E_INVAL && CUZK_GPU_E_NOMEM == CUZK_E_NOMEM &&
-		       CUZK_GPU_E_MISMATCH == CUZK_E_MISMATCH && CUZK_GPU_E_UNSUPPORTED == CUZK_E_UNSUPPORTED &&
-		       CUZK_GPU_E_GPU == CUZK_E_GPU && CUZK_GPU_E_VRAM == CUZK_E_VRAM,
+_Static_assert(CUZK_E_INVAL == CUZK_E_INVAL && CUZK_E_NOMEM == CUZK_E_NOMEM &&
+		       CUZK_E_MISMATCH == CUZK_E_MISMATCH && CUZK_E_UNSUPPORTED == CUZK_E_UNSUPPORTED &&
+		       CUZK_E_GPU == CUZK_E_GPU && CUZK_E_VRAM == CUZK_E_VRAM,
 	       "cuzk_gpu.h codes must be enum cuzk_status's");
 _Static_assert(sizeof(fr_t) == 32 && sizeof(g1_aff_t) == 96 && sizeof(g2_aff_t) == 192,
 	       "the device reads the host's layouts");
@@ -28,10 +28,12 @@ struct groth16_device {
 	groth16_gpu_setup *setup;   /* the development setup's engine, made on first use */
 };
 
-/* A negative CUZK_GPU_E_* code and its message into the cuzk convention. */
-static int gpu_error(cuzk_error *err, int rc, const char *msg, int device)
+/* The GPU backend's failure (rc, *err already filled), named by device. */
+static int gpu_error(cuzk_error *err, int rc, int device)
 {
-	return cuzk_fail(err, -rc, "GPU %d: %s", device, msg);
+	if (err)
+		cuzk_error_prefix(err, "GPU %d", device);
+	return rc;
 }
 
 static int gpu_device_count(void)
@@ -41,14 +43,13 @@ static int gpu_device_count(void)
 
 static int gpu_open(groth16_device **ret, int device, size_t vram_budget, cuzk_error *err)
 {
-	char msg[CUZK_ERRMSG_MAX] = "";
 	groth16_device *g = calloc(1, sizeof(*g));
 	if (!g)
 		return cuzk_fail(err, CUZK_E_NOMEM, "GPU %d: no memory for the device state", device);
-	int rc = cuzk_gpu_open(&g->dev, device, vram_budget, msg, sizeof msg);
+	int rc = cuzk_gpu_open(&g->dev, device, vram_budget, err);
 	if (rc) {
 		free(g);
-		return gpu_error(err, rc, msg, device);
+		return gpu_error(err, rc, device);
 	}
 	g->device = device;
 	*ret = g;
@@ -83,12 +84,11 @@ static void srs_of(cuzk_gpu_srs *s, const groth16_params *p)
 
 static int gpu_load_params(groth16_device *gpu, const groth16_params *p, cuzk_error *err)
 {
-	char msg[CUZK_ERRMSG_MAX] = "";
 	cuzk_gpu_srs s;
 	int resident = 0;
 	srs_of(&s, p);
-	int rc = cuzk_gpu_load_srs(gpu->dev, &s, &resident, msg, sizeof msg);
-	return rc ? gpu_error(err, rc, msg, gpu->device) : 0;
+	int rc = cuzk_gpu_load_srs(gpu->dev, &s, &resident, err);
+	return rc ? gpu_error(err, rc, gpu->device) : 0;
 }
 
 static void gpu_unload_params(groth16_device *gpu, const groth16_params *p)
@@ -129,10 +129,9 @@ static int gpu_prove(groth16_device *gpu, const groth16_params *p, const groth16
 	};
 	cuzk_gpu_sums sums;
 	cuzk_gpu_timings gt;
-	char msg[CUZK_ERRMSG_MAX] = "";
-	rc = cuzk_gpu_prove_sums(gpu->dev, &srs, &wit, groth16_gpu_host_ops(), &sums, &gt, msg, sizeof msg);
+	rc = cuzk_gpu_prove_sums(gpu->dev, &srs, &wit, groth16_gpu_host_ops(), &sums, &gt, err);
 	if (rc)
-		return gpu_error(err, rc, msg, gpu->device);
+		return gpu_error(err, rc, gpu->device);
 	groth16_query_sums q;
 	memcpy(&q.h, sums.h, sizeof(q.h));
 	memcpy(&q.l, sums.l, sizeof(q.l));
@@ -173,26 +172,23 @@ static int gpu_prove(groth16_device *gpu, const groth16_params *p, const groth16
 
 static int gpu_register_host(void *ptr, size_t len, cuzk_error *err)
 {
-	char msg[CUZK_ERRMSG_MAX] = "";
-	int rc = cuzk_gpu_host_register(ptr, len, 1, msg, sizeof msg);
-	return rc ? cuzk_fail(err, -rc, "%s", msg) : 0;
+	return cuzk_gpu_host_register(ptr, len, 1, err);
 }
 
 /* Unregistering memory that was registered cannot fail but for a bug, and
  * there is nothing the caller could do about it then. */
 static void gpu_unregister_host(void *ptr)
 {
-	cuzk_gpu_host_unregister(ptr, NULL, 0);
+	cuzk_gpu_host_unregister(ptr, NULL);
 }
 
 static int gpu_ntt_device(groth16_device *gpu, fr_t *v, unsigned log_m, enum groth16_ntt_kind kind, int reps,
 			  double *ret_device_ms, cuzk_error *err)
 {
-	char msg[CUZK_ERRMSG_MAX] = "";
 	int rc = cuzk_gpu_ntt(gpu->dev, v, log_m,
 			      kind == GROTH16_NTT_COSET_FORWARD ? CUZK_GPU_NTT_COSET_FORWARD : CUZK_GPU_NTT_FORWARD,
-			      reps, ret_device_ms, msg, sizeof msg);
-	return rc ? gpu_error(err, rc, msg, gpu->device) : 0;
+			      reps, ret_device_ms, err);
+	return rc ? gpu_error(err, rc, gpu->device) : 0;
 }
 
 static int gpu_ntt(groth16_device *gpu, fr_t *v, unsigned log_m, cuzk_error *err)
@@ -203,11 +199,10 @@ static int gpu_ntt(groth16_device *gpu, fr_t *v, unsigned log_m, cuzk_error *err
 static int gpu_msm_bench(groth16_device *gpu, int g2, unsigned log_size, unsigned reps,
 			 struct groth16_msm_bench *ret, cuzk_error *err)
 {
-	char msg[CUZK_ERRMSG_MAX] = "";
 	cuzk_msm_bench_result b;
-	int rc = cuzk_msm_bench(g2 ? 2 : 1, log_size, reps, groth16_gpu_host_ops(), &b, msg, sizeof msg);
+	int rc = cuzk_msm_bench(g2 ? 2 : 1, log_size, reps, groth16_gpu_host_ops(), &b, err);
 	if (rc)
-		return gpu_error(err, rc, msg, gpu->device);
+		return gpu_error(err, rc, gpu->device);
 	memset(ret, 0, sizeof(*ret));
 	ret->best_ms = b.best_ms;
 	ret->median_ms = b.median_ms;

@@ -34,14 +34,14 @@ static int gpu_mul(void *self, int g2, const fr_t *k, size_t n, const groth16_po
 {
 	groth16_gpu_setup *s = self;
 	struct emit_ctx ctx = { sink, err, 0 };
-	char msg[CUZK_ERRMSG_MAX] = "";
+	cuzk_error e = { 0 };   /* not err: a failed sink has written its reason there */
 	int rc = cuzk_gpu_fixed_base_mul(s->fb[g2 != 0], k, n, 1, sink->direct, sink->direct ? NULL : emit_points,
-					 &ctx, msg, sizeof msg);
+					 &ctx, &e);
 	if (rc == 0)
 		return 0;
 	if (ctx.rc)   /* the sink failed and said why */
 		return ctx.rc;
-	return cuzk_fail(err, -rc, "GPU %d: setup: %s", s->device, msg);
+	return cuzk_fail(err, -rc, "GPU %d: setup: %s", s->device, e.msg);
 }
 
 int groth16_gpu_setup_open(groth16_gpu_setup **ret, cuzk_gpu_dev *dev, int device, cuzk_error *err)
@@ -59,12 +59,10 @@ int groth16_gpu_setup_open(groth16_gpu_setup **ret, cuzk_gpu_dev *dev, int devic
 		fixed_base fb;
 		if ((rc = fixed_base_init(&fb, ops[g], gens[g], GPU_SETUP_WINDOW_BITS, err)) < 0)
 			break;
-		char msg[CUZK_ERRMSG_MAX] = "";
-		rc = cuzk_gpu_fixed_base_open(dev, &s->fb[g], g, fb.table, GPU_SETUP_WINDOW_BITS,
-					      msg, sizeof msg);
+		rc = cuzk_gpu_fixed_base_open(dev, &s->fb[g], g, fb.table, GPU_SETUP_WINDOW_BITS, err);
 		fixed_base_free(&fb);
-		if (rc)
-			rc = cuzk_fail(err, -rc, "GPU %d: setup tables: %s", s->device, msg);
+		if (rc && err)
+			cuzk_error_prefix(err, "GPU %d: setup tables", s->device);
 	}
 	if (rc) {
 		groth16_gpu_setup_close(s);
