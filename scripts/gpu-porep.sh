@@ -46,26 +46,8 @@ mkdir -p "$OUT" "$WORK" || exit 1
 TABLE=$OUT/table.txt
 failed=0
 
-now() { date +%s.%N; }
-secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
-row() { printf '%-58s %-5s %s\n' "$1" "$2" "$3" | tee -a "$TABLE"; }
-
-# run NAME LOG CMD...: times CMD, its output in OUT/LOG.
-run() {
-	name=$1 log=$2
-	shift 2
-	echo "== $name: $*" >>"$OUT/$log"
-	t0=$(now)
-	"$@" >>"$OUT/$log" 2>&1
-	rc=$?
-	t=$(secs "$t0" "$(now)")
-	case $rc in
-	0) row "$name" PASS "${t}s" ;;
-	77) row "$name" SKIP "$(tail -1 "$OUT/$log")" ;;
-	*) row "$name" FAIL "rc $rc after ${t}s, see $log"; failed=$((failed + 1)) ;;
-	esac
-	return $rc
-}
+ROW_WIDTH=58
+. "$(dirname "$0")/../tests/gpu/lib.sh"
 
 [ -x "$CUZK" ] || { echo "no $CUZK: build with ../configure --with-cuda-arch=90 && make" >&2; exit 2; }
 {
@@ -80,7 +62,7 @@ cat "$OUT/machine.txt"
 
 step_check() {
 	if [ -x "$B/cuda/test_gpu_setup" ]; then
-		run "GPU dev setup == CPU dev setup (2^10..2^14)" check.log "$B/cuda/test_gpu_setup" 14
+		step "GPU dev setup == CPU dev setup (2^10..2^14)" check.log "$B/cuda/test_gpu_setup" 14
 	fi
 	d=$WORK/check
 	mkdir -p "$d"
@@ -90,8 +72,8 @@ step_check() {
 		done
 		cmp "$d/cpu.params" "$d/gpu.params"
 	}
-	run "cuzk setup --backend gpu == cpu (porep 2^14)" check.log setup_both
-	run "porep 2^18 on the GPU (gpu setup, pinned, traced), verified" check.log \
+	step "cuzk setup --backend gpu == cpu (porep 2^14)" check.log setup_both
+	step "porep 2^18 on the GPU (gpu setup, pinned, traced), verified" check.log \
 		"$CUZK" bench prove --backend gpu --shape porep --log-constraints 18 --pin --partitions 2 \
 		--trace "$OUT/trace-18.json" --json "$OUT/prove-18.json"
 }
@@ -104,7 +86,7 @@ step_setup() {
 		return
 	fi
 	rm -f "$P27"
-	run "GPU dev setup, porep 2^27 -> $P27 (target <= 180 s)" setup.log \
+	step "GPU dev setup, porep 2^27 -> $P27 (target <= 180 s)" setup.log \
 		"$CUZK" setup --backend gpu --shape porep --log-constraints 27 --seed 1 --params "$P27"
 	ls -l "$P27" >>"$OUT/setup.log" 2>&1
 }
@@ -117,21 +99,21 @@ need_p27() {
 
 step_prove() {
 	need_p27 "porep 2^27, 2 partitions" || return
-	run "porep 2^27: load, upload, 2 pinned partitions, verified" prove.log \
+	step "porep 2^27: load, upload, 2 pinned partitions, verified" prove.log \
 		"$CUZK" bench prove --backend gpu --shape porep --log-constraints 27 --seed 1 --params "$P27" \
 		--pin --partitions 2 --trace "$OUT/trace-27.json" --json "$OUT/prove-27.json"
 }
 
 step_sector() {
 	need_p27 "porep 2^27, 10 partitions" || return
-	run "porep 2^27: 10 partitions, 2 at a time, pinned, verified" sector.log \
+	step "porep 2^27: 10 partitions, 2 at a time, pinned, verified" sector.log \
 		"$CUZK" bench prove --backend gpu --shape porep --log-constraints 27 --seed 1 --params "$P27" \
 		--pin --partitions 10 --parallel 2 --trace "$OUT/trace-27-sector.json" --json "$OUT/sector-27.json"
 }
 
 step_capped() {
 	need_p27 "porep 2^27, capped VRAM" || return
-	run "porep 2^27, vram budget 24 GiB (SRS streamed), verified" capped.log env CUZK_GPU_VRAM_BUDGET_MB=24576 \
+	step "porep 2^27, vram budget 24 GiB (SRS streamed), verified" capped.log env CUZK_GPU_VRAM_BUDGET_MB=24576 \
 		"$CUZK" bench prove --backend gpu --shape porep --log-constraints 27 --seed 1 --params "$P27" \
 		--pin --trace "$OUT/trace-27-24g.json" --json "$OUT/prove-27-24g.json"
 	# 16 GiB: a proof, or (today) a refusal up front that names the VRAM
@@ -146,12 +128,12 @@ step_capped() {
 		grep -q "budget is 16384 MiB" "$WORK/capped16.out" && return 0
 		return 1
 	}
-	run "porep 2^27, vram budget 16 GiB (a proof or a clean refusal)" capped.log capped16
+	step "porep 2^27, vram budget 16 GiB (a proof or a clean refusal)" capped.log capped16
 }
 
 step_scale() {
 	for k in 20 22 24 26; do
-		run "porep 2^$k (gpu setup in memory, pinned), verified" scale.log \
+		step "porep 2^$k (gpu setup in memory, pinned), verified" scale.log \
 			"$CUZK" bench prove --backend gpu --shape porep --log-constraints $k --pin --runs 2 \
 			--json "$OUT/prove-$k.json"
 	done
@@ -159,9 +141,9 @@ step_scale() {
 
 step_staging() {
 	need_p27 "staging comparison" || return
-	run "load + upload 2^27, pinned staging" staging.log "$CUZK" bench load --backend gpu --params "$P27" \
+	step "load + upload 2^27, pinned staging" staging.log "$CUZK" bench load --backend gpu --params "$P27" \
 		--json "$OUT/load-27-staged.json"
-	run "load + upload 2^27, plain cudaMemcpy" staging.log env CUZK_GPU_SRS_STAGING=0 \
+	step "load + upload 2^27, plain cudaMemcpy" staging.log env CUZK_GPU_SRS_STAGING=0 \
 		"$CUZK" bench load --backend gpu --params "$P27" --json "$OUT/load-27-plain.json"
 }
 

@@ -34,30 +34,13 @@ TABLE=$OUT/table.txt
 : >"$TABLE"
 failed=0
 
-row() { printf '%-44s %-6s %s\n' "$1" "$2" "$3" | tee -a "$TABLE"; }
-now() { date +%s.%N; }
-secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
+. "$(dirname "$0")/lib.sh"
 
 if ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L >/dev/null 2>&1; then
 	echo "SKIP: no CUDA device"
 	exit 77
 fi
 nvidia-smi -L | tee "$OUT/gpu.txt"
-
-step() {   # name, log, command...
-	name=$1 log=$2
-	shift 2
-	t0=$(now)
-	"$@" >"$OUT/$log" 2>&1
-	rc=$?
-	t=$(secs "$t0" "$(now)")
-	case $rc in
-	0) row "$name" PASS "${t}s" ;;
-	77) row "$name" SKIP "$(tail -1 "$OUT/$log")" ;;
-	*) row "$name" FAIL "rc $rc, see $log"; failed=$((failed + 1)) ;;
-	esac
-	return $rc
-}
 
 NTT_MAX=${NTT_MAX:-22}
 step "GPU NTT and h == CPU (2^1..2^$NTT_MAX), radix-8" ntt.log \
