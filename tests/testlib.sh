@@ -3,6 +3,16 @@
 # $work (a scratch directory) first, and exits with test_result at the end.
 
 test_failures=0
+
+# test_begin PROGRAM...: each PROGRAM must be built (else FAIL, exit 1); $work
+# is made afresh.
+test_begin() {
+	for prog in "$@"; do
+		[ -x "$prog" ] || { echo "FAIL: $prog is not built"; exit 1; }
+	done
+	rm -rf "$work"
+	mkdir -p "$work" || exit 1
+}
 pass() { echo "ok: $*"; }
 fail() { echo "FAIL: $*"; test_failures=$((test_failures + 1)); }
 

@@ -8,11 +8,8 @@ set -u
 srcdir=${srcdir:-.}
 cuzk=${CUZK:-./src/cli/cuzk}
 work=tests/cli/work.$$
-[ -x "$cuzk" ] || { echo "FAIL: $cuzk is not built"; exit 1; }
-rm -rf "$work"
-mkdir -p "$work" || exit 1
-
 . "$srcdir/tests/testlib.sh"
+test_begin "$cuzk"
 
 # one_line_naming TEXT: the last command's stderr is exactly one line and
 # contains TEXT (the file at fault).

@@ -11,10 +11,8 @@ set -u
 srcdir=${srcdir:-.}
 cuzk=${CUZK:-./src/cli/cuzk}
 work=tests/cli/porep.$$
-[ -x "$cuzk" ] || { echo "FAIL: $cuzk is not built"; exit 1; }
-rm -rf "$work"
-mkdir -p "$work" || exit 1
 . "$srcdir/tests/testlib.sh"
+test_begin "$cuzk"
 w=$work
 
 echo "== a PoRep-shaped circuit without an R1CS file"

@@ -11,9 +11,9 @@ cuzk=./src/cli/cuzk
 cuzkd=./src/daemon/cuzkd
 join=./tests/cli/join_witness
 work=tests/daemon/devices.$$
-rm -rf "$work"
-mkdir -p "$work/srs" || exit 1
 . "$srcdir/tests/testlib.sh"
+test_begin "$cuzk" "$cuzkd" "$join"
+mkdir -p "$work/srs" || exit 1
 command -v jq >/dev/null || { echo "SKIP: jq is not installed"; exit 77; }
 
 expect 0 "gen-circuit 2^12" "$cuzk" gen-circuit --log-constraints 12 --inputs 3 --r1cs "$work/c.r1cs" --wtns "$work/c.wtns"
