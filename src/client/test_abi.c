@@ -46,8 +46,8 @@ int main(void)
 	CHECK(memcmp(cuzk_buffer_data(b), "CUZKWTNS", 8) == 0);
 	cuzk_buffer_free(b);
 
-	const char *hidden[] = { "cuzk_msg_parse_prove", "cuzk_fail", "cuzk_ring_pop", "cuzk_witness_parse",
-				 "cuzk_buffer_alloc_env", "cuzk_client_log" };
+	const char *hidden[] = { "msg_parse_prove", "err_fail", "ring_pop", "witness_parse",
+				 "buffer_alloc_env", "client_log" };
 	for (size_t i = 0; i < sizeof(hidden) / sizeof(hidden[0]); i++)
 		CHECK_MSG(dlsym(RTLD_DEFAULT, hidden[i]) == NULL, "%s is exported", hidden[i]);
 	CHECK(dlsym(RTLD_DEFAULT, "cuzk_submit") != NULL);
