@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 /* libcuzk as an application sees it: only <cuzk.h>, linked against the
  * shared library.  The status values and struct sizes are ABI; the library
- * exports the public API and hides the project's internal cuzk_* helpers. */
+ * exports the public API and hides the internal helpers (err_fail, msg_*,
+ * ring_*, ...) linked into it. */
 #include <dlfcn.h>
 #include <string.h>
 
