@@ -18,7 +18,7 @@
 #include "prover/fr_sample.h"
 #include "prover/ntt.h"
 
-static fr_t *random_vec(size_t n, cuzk_rng *rng)
+static fr_t *random_vec(size_t n, rng_t *rng)
 {
 	fr_t *v = malloc(n * sizeof(fr_t));
 	REQUIRE(v);
@@ -35,7 +35,7 @@ static size_t first_diff(const fr_t *x, const fr_t *y, size_t n)
 	return n;
 }
 
-static void check_ntt(cuzk_gpu_dev *dev, unsigned log_n, cuzk_rng *rng)
+static void check_ntt(cuzk_gpu_dev *dev, unsigned log_n, rng_t *rng)
 {
 	static const char *names[] = { "forward", "inverse", "coset forward", "coset inverse" };
 	ntt_domain d;
@@ -63,7 +63,7 @@ static void check_ntt(cuzk_gpu_dev *dev, unsigned log_n, cuzk_rng *rng)
 	ntt_domain_free(&d);
 }
 
-static void check_h(cuzk_gpu_dev *dev, size_t n, int montgomery, cuzk_rng *rng)
+static void check_h(cuzk_gpu_dev *dev, size_t n, int montgomery, rng_t *rng)
 {
 	fr_t *abc[3];
 	for (int i = 0; i < 3; i++) {
@@ -94,19 +94,19 @@ static void check_h(cuzk_gpu_dev *dev, size_t n, int montgomery, cuzk_rng *rng)
 }
 
 /* Uniform below 2^254 < r: valid elements, cheap to make in bulk. */
-static fr_t *cheap_vec(size_t n, cuzk_rng *rng)
+static fr_t *cheap_vec(size_t n, rng_t *rng)
 {
 	fr_t *v = malloc(n * sizeof(fr_t));
 	REQUIRE(v);
 	for (size_t i = 0; i < n; i++) {
 		for (int j = 0; j < 4; j++)
-			v[i].l[j] = cuzk_rng_next(rng);
+			v[i].l[j] = rng_next(rng);
 		v[i].l[3] >>= 2;
 	}
 	return v;
 }
 
-static int bench_h(cuzk_gpu_dev *dev, unsigned log_n, cuzk_rng *rng)
+static int bench_h(cuzk_gpu_dev *dev, unsigned log_n, rng_t *rng)
 {
 	const size_t n = (size_t)1 << log_n;
 	fr_t *abc[3], *h = malloc(n * sizeof(fr_t));
@@ -161,8 +161,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "cuzk_gpu_open: %s\n", e.msg);
 		return 1;
 	}
-	cuzk_rng rng;
-	cuzk_rng_seed(&rng, 20261129);
+	rng_t rng;
+	rng_seed(&rng, 20261129);
 	if (bench) {
 		rc = bench_h(dev, bench, &rng);
 		cuzk_gpu_close(dev);

@@ -42,11 +42,11 @@ template <class H, class D> H to_host(const D &d)
 }
 
 // A random element below p: random limbs with the top one cut below p's.
-::fp_t random_fp(cuzk_rng *rng)
+::fp_t random_fp(rng_t *rng)
 {
 	::fp_t a;
 	for (int j = 0; j < 6; j++)
-		a.l[j] = cuzk_rng_next(rng);
+		a.l[j] = rng_next(rng);
 	a.l[5] &= 0x0fffffffffffffffull;   // p's top limb is 0x1a0111ea...
 	return a;
 }
@@ -54,7 +54,7 @@ template <class H, class D> H to_host(const D &d)
 bool same(const cuzk::fp_t &d, const ::fp_t &h) { return std::memcmp(&d, &h, sizeof h) == 0; }
 bool same(const cuzk::fp2_t &d, const ::fp2_t &h) { return std::memcmp(&d, &h, sizeof h) == 0; }
 
-void check_fp(cuzk_rng *rng)
+void check_fp(rng_t *rng)
 {
 	for (int i = 0; i < 2000; i++) {
 		::fp_t a = random_fp(rng), b = random_fp(rng), r;
@@ -90,7 +90,7 @@ void check_fp(cuzk_rng *rng)
 	CHECK(same(cuzk::fp_one(), FP_ONE));
 }
 
-void check_fp2(cuzk_rng *rng)
+void check_fp2(rng_t *rng)
 {
 	for (int i = 0; i < 500; i++) {
 		::fp2_t a = {random_fp(rng), random_fp(rng)}, b = {random_fp(rng), random_fp(rng)}, r;
@@ -108,13 +108,13 @@ void check_fp2(cuzk_rng *rng)
 
 // The 768-bit product against schoolbook over 64-bit words, for any 12-limb
 // inputs (the lazy Fp2 product feeds it unreduced sums).
-void check_mul_wide(cuzk_rng *rng)
+void check_mul_wide(rng_t *rng)
 {
 	for (int i = 0; i < 300; i++) {
 		uint32_t a[12], b[12], got[24];
 		for (int j = 0; j < 12; j++) {
-			a[j] = (uint32_t)cuzk_rng_next(rng);
-			b[j] = (uint32_t)cuzk_rng_next(rng);
+			a[j] = (uint32_t)rng_next(rng);
+			b[j] = (uint32_t)rng_next(rng);
 			if (i < 4) {   // all ones, zero, and one of each
 				a[j] = i & 1 ? 0xffffffffu : 0;
 				b[j] = i & 2 ? 0xffffffffu : 0;
@@ -140,13 +140,13 @@ void check_mul_wide(cuzk_rng *rng)
 
 // The parity-layout reduction against redc_dual_add (which Fp's square
 // uses), over its whole input range: any lo, hi < p, both at their maxima.
-void check_redc_parity(cuzk_rng *rng)
+void check_redc_parity(rng_t *rng)
 {
 	for (int i = 0; i < 300; i++) {
 		uint32_t lo[12], got[12], want[12];
 		::fp_t h = random_fp(rng);
 		for (int j = 0; j < 12; j++)
-			lo[j] = i < 2 ? 0xffffffffu : (uint32_t)cuzk_rng_next(rng);
+			lo[j] = i < 2 ? 0xffffffffu : (uint32_t)rng_next(rng);
 		if (i == 0 || i == 2) {   // hi = p - 1
 			for (int j = 0; j < 6; j++)
 				h.l[j] = FP_MODULUS[j];
@@ -161,7 +161,7 @@ void check_redc_parity(cuzk_rng *rng)
 	}
 }
 
-::fp_t fp_edge(int k, cuzk_rng *rng)
+::fp_t fp_edge(int k, rng_t *rng)
 {
 	::fp_t a = FP_ZERO;
 	switch (k) {
@@ -213,7 +213,7 @@ void check_fp2_lazy_one(const ::fp2_t &a, const ::fp2_t &b, const char *what, in
 // The lazy Fp2 product: edge values in every coordinate, a0 = a1, and t0
 // below, equal to and above t1 (c0's correction taken and not), each counted
 // so that the cases cannot silently stop being exercised.
-void check_fp2_lazy(cuzk_rng *rng)
+void check_fp2_lazy(rng_t *rng)
 {
 	int seen[3] = {};
 	for (int k = 0; k < 6 * 6 * 6 * 6; k++) {
@@ -275,13 +275,13 @@ template <class F, class HJ, class HA> struct group {
 	const char *name;
 };
 
-template <class F, class HJ, class HA> void check_group(const group<F, HJ, HA> &g, cuzk_rng *rng)
+template <class F, class HJ, class HA> void check_group(const group<F, HJ, HA> &g, rng_t *rng)
 {
 	const cuzk::affine_t<F> q = to_dev<cuzk::affine_t<F>>(*g.gen);
 	HJ G;
 	g.from_affine(&G, g.gen);
 	for (int i = 0; i < 6; i++) {
-		uint64_t k1 = cuzk_rng_next(rng), k2 = cuzk_rng_next(rng) >> (i * 8);
+		uint64_t k1 = rng_next(rng), k2 = rng_next(rng) >> (i * 8);
 		uint64_t kk1[4] = {k1, 0, 0, 0}, kk2[4] = {k2, 0, 0, 0};
 		HJ want1, want2, want_sum, want_dbl;
 		g.mul(&want1, &G, kk1);
@@ -343,14 +343,14 @@ cuzk::xyzz_t<cuzk::fp2_t> bucket_run(const std::vector<cuzk::affine_t<cuzk::fp2_
 
 // Every form's G2 accumulation gives the same XYZZ bytes (each field result
 // is fully reduced, so the forms may differ in nothing), and the CPU's sum.
-void check_g2_forms(cuzk_rng *rng)
+void check_g2_forms(rng_t *rng)
 {
 	std::vector<cuzk::affine_t<cuzk::fp2_t>> pts;
 	std::vector<g2_aff_t> hpts;
 	g2_jac_t G;
 	g2_from_affine(&G, &G2_GENERATOR);
 	for (int j = 0; j < 8; j++) {
-		uint64_t k[4] = {cuzk_rng_next(rng), cuzk_rng_next(rng), 0, 0};
+		uint64_t k[4] = {rng_next(rng), rng_next(rng), 0, 0};
 		g2_jac_t P;
 		g2_aff_t a;
 		g2_mul(&P, &G, k);
@@ -360,9 +360,9 @@ void check_g2_forms(cuzk_rng *rng)
 	}
 	for (int run = 0; run < 20; run++) {
 		std::vector<int> seq;
-		int len = 1 + (int)(cuzk_rng_next(rng) % 40);
+		int len = 1 + (int)(rng_next(rng) % 40);
 		for (int e = 0; e < len; e++) {
-			int s = (int)(cuzk_rng_next(rng) % 16);
+			int s = (int)(rng_next(rng) % 16);
 			if (e && run % 4 == 1)   // the same point again: doubling
 				s = seq.back() & ~1;
 			if (e && run % 4 == 2 && e % 3 == 0)   // its negation: back towards infinity
@@ -391,8 +391,8 @@ void check_g2_forms(cuzk_rng *rng)
 
 int main()
 {
-	cuzk_rng rng;
-	cuzk_rng_seed(&rng, 0x6b1e);
+	rng_t rng;
+	rng_seed(&rng, 0x6b1e);
 	check_fp(&rng);
 	check_fp2(&rng);
 	check_group(group<cuzk::fp_t, g1_jac_t, g1_aff_t>{&G1_GENERATOR, cuzk::fp_one(), g1_mul, g1_from_affine,

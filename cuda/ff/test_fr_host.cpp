@@ -94,16 +94,16 @@ cuzk::fr_t to_dev(const ::fr_t &h)
 
 bool same(const cuzk::fr_t &d, const ::fr_t &h) { return std::memcmp(&d, &h, sizeof h) == 0; }
 
-u256 random_u256(cuzk_rng *rng)
+u256 random_u256(rng_t *rng)
 {
 	u256 u;
 	for (int i = 0; i < 4; i++)
-		u.l[i] = cuzk_rng_next(rng);
+		u.l[i] = rng_next(rng);
 	return u;
 }
 
 // Uniform below bound by rejection (bound is r or 2r, both above 2^254).
-u256 random_below(cuzk_rng *rng, const u256 &bound)
+u256 random_below(rng_t *rng, const u256 &bound)
 {
 	for (;;) {
 		u256 u = random_u256(rng);
@@ -136,7 +136,7 @@ u256 edge(int i, const u256 &bound)
 }
 constexpr int EDGES = 10;
 
-void check_reduced(cuzk_rng *rng)
+void check_reduced(rng_t *rng)
 {
 	for (int i = 0; i < 3000; i++) {
 		u256 ua = i < EDGES ? edge(i, R1) : random_below(rng, R1);
@@ -159,7 +159,7 @@ void check_reduced(cuzk_rng *rng)
 		if (i < 8) {
 			fr_inv(&r, &a);
 			CHECK_MSG(same(cuzk::fr_inv(da), r), "fr_inv, case %d", i);
-			const uint64_t e = cuzk_rng_next(rng);
+			const uint64_t e = rng_next(rng);
 			fr_pow_u64(&r, &a, e);
 			CHECK_MSG(same(cuzk::fr_pow(da, e), r), "fr_pow, case %d", i);
 		}
@@ -175,7 +175,7 @@ void check_reduced(cuzk_rng *rng)
 
 // The lazy representation: every result below 2r and congruent to the
 // reduced one; fr_mul_lazy takes any 256-bit first operand.
-void check_lazy(cuzk_rng *rng)
+void check_lazy(rng_t *rng)
 {
 	const u256 full = {{~0ull, ~0ull, ~0ull, ~0ull}};
 	for (int i = 0; i < 3000; i++) {
@@ -235,8 +235,8 @@ void check_constants()
 
 int main()
 {
-	cuzk_rng rng;
-	cuzk_rng_seed(&rng, 0xf7);
+	rng_t rng;
+	rng_seed(&rng, 0xf7);
 	check_constants();
 	check_reduced(&rng);
 	check_lazy(&rng);

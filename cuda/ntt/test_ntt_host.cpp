@@ -126,7 +126,7 @@ struct host_run {
 	}
 };
 
-std::vector<::fr_t> random_vec(size_t n, cuzk_rng *rng)
+std::vector<::fr_t> random_vec(size_t n, rng_t *rng)
 {
 	std::vector<::fr_t> v(n);
 	for (auto &x : v)
@@ -144,7 +144,7 @@ size_t first_diff(const void *x, const void *y, size_t n)
 }
 
 // kinds: a mask of 1 << ntt_kind
-void check_ntt(const host_tables &ht, unsigned log_n, const host_run &run, cuzk_rng *rng, unsigned kinds = 15)
+void check_ntt(const host_tables &ht, unsigned log_n, const host_run &run, rng_t *rng, unsigned kinds = 15)
 {
 	static const char *names[] = {"forward", "inverse", "coset forward", "coset inverse"};
 	ntt_domain d;
@@ -172,7 +172,7 @@ void check_ntt(const host_tables &ht, unsigned log_n, const host_run &run, cuzk_
 }
 
 // natural -> bit-reversed (DIF) on its own: the inverse with 1/m, in place.
-void check_dif(const host_tables &ht, unsigned log_n, cuzk_rng *rng)
+void check_dif(const host_tables &ht, unsigned log_n, rng_t *rng)
 {
 	ntt_domain d;
 	cuzk_error err;
@@ -192,7 +192,7 @@ void check_dif(const host_tables &ht, unsigned log_n, cuzk_rng *rng)
 	ntt_domain_free(&d);
 }
 
-void check_h(const host_tables &ht, size_t n, bool montgomery, const host_run &run, cuzk_rng *rng)
+void check_h(const host_tables &ht, size_t n, bool montgomery, const host_run &run, rng_t *rng)
 {
 	const unsigned log_m = ntt_log2_ceil(n);
 	const size_t m = (size_t)1 << log_m;
@@ -258,8 +258,8 @@ void check_banks(unsigned tile_log)
 
 int main()
 {
-	cuzk_rng rng;
-	cuzk_rng_seed(&rng, 20261202);
+	rng_t rng;
+	rng_seed(&rng, 20261202);
 	check_banks(cuzk::NTT8_TILE_LOG);
 	check_banks(cuzk::NTT8_TILE_LOG_ALT);
 	host_tables ht;

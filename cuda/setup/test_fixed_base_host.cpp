@@ -24,7 +24,7 @@ extern "C" {
 namespace {
 
 // The scalars: edge cases, then uniform ones (Montgomery, as the setup has them).
-std::vector<fr_t> scalars(cuzk_rng *rng, unsigned c, size_t n_random)
+std::vector<fr_t> scalars(rng_t *rng, unsigned c, size_t n_random)
 {
 	std::vector<fr_t> k;
 	uint64_t canon[4];
@@ -65,7 +65,7 @@ std::vector<fr_t> scalars(cuzk_rng *rng, unsigned c, size_t n_random)
 }
 
 template <class F>
-void check_group(const curve_ops *ops, const void *gen, unsigned c, cuzk_rng *rng)
+void check_group(const curve_ops *ops, const void *gen, unsigned c, rng_t *rng)
 {
 	fixed_base fb;
 	cuzk_error err;
@@ -105,8 +105,8 @@ void check_group(const curve_ops *ops, const void *gen, unsigned c, cuzk_rng *rn
 
 int main()
 {
-	cuzk_rng rng;
-	cuzk_rng_seed(&rng, 0x5e7u);
+	rng_t rng;
+	rng_seed(&rng, 0x5e7u);
 	static_assert(sizeof(cuzk::affine_t<cuzk::fp_t>) == sizeof(g1_aff_t) &&
 			      sizeof(cuzk::affine_t<cuzk::fp2_t>) == sizeof(g2_aff_t),
 		      "device affine points are the host's");

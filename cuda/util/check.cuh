@@ -40,7 +40,7 @@ struct gpu_error {
 		 what, cudaGetErrorString(e), file, line);
 }
 
-// Fills *err (may be null) as cuzk_fail does on the host: code and message.
+// Fills *err (may be null) as err_fail does on the host: code and message.
 inline int gpu_error_to(cuzk_error *err, int code, const char *msg) noexcept
 {
 	if (err) {
@@ -72,16 +72,16 @@ template <typename F> int gpu_entry(cuzk_error *err, F &&body) noexcept
 // CUDA_LAUNCHED(name) so that a bad configuration is reported where it happened.
 #define CUDA_OK(call)                                                                   \
 	do {                                                                            \
-		cudaError_t cuzk_e_ = (call);                                           \
-		if (cuzk_e_ != cudaSuccess)                                             \
-			::cuzk::cuda_fail(cuzk_e_, #call, __FILE__, __LINE__);          \
+		cudaError_t cuda_e_ = (call);                                           \
+		if (cuda_e_ != cudaSuccess)                                             \
+			::cuzk::cuda_fail(cuda_e_, #call, __FILE__, __LINE__);          \
 	} while (0)
 
 #define CUDA_LAUNCHED(name)                                                             \
 	do {                                                                            \
-		cudaError_t cuzk_e_ = cudaGetLastError();                               \
-		if (cuzk_e_ != cudaSuccess)                                             \
-			::cuzk::cuda_fail(cuzk_e_, "launch of " name, __FILE__, __LINE__); \
+		cudaError_t cuda_e_ = cudaGetLastError();                               \
+		if (cuda_e_ != cudaSuccess)                                             \
+			::cuzk::cuda_fail(cuda_e_, "launch of " name, __FILE__, __LINE__); \
 	} while (0)
 
 #endif

@@ -8,33 +8,33 @@
 #include "../../tests/check.h"
 
 /* A buffer holding a valid layout for the given counts. */
-static uint8_t *make_file(struct cuzk_witness_desc *d, uint64_t nc, uint64_t ni, uint64_t na,
+static uint8_t *make_file(struct witness_desc *d, uint64_t nc, uint64_t ni, uint64_t na,
 			  uint32_t parts)
 {
 	cuzk_error err;
-	REQUIRE(cuzk_witness_layout(d, nc, ni, na, parts, CUZK_WITNESS_MONTGOMERY, &err) == 0);
+	REQUIRE(witness_layout(d, nc, ni, na, parts, CUZK_WITNESS_MONTGOMERY, &err) == 0);
 	uint8_t *buf = calloc(1, d->file_size);
 	REQUIRE(buf);
-	cuzk_witness_write_header(buf, d);
+	witness_write_header(buf, d);
 	return buf;
 }
 
-static struct cuzk_witness_header *hdr(uint8_t *buf)
+static struct witness_header *hdr(uint8_t *buf)
 {
-	return (struct cuzk_witness_header *)buf;
+	return (struct witness_header *)buf;
 }
 
-static struct cuzk_witness_partition *part(uint8_t *buf, unsigned p)
+static struct witness_partition *part(uint8_t *buf, unsigned p)
 {
-	return (struct cuzk_witness_partition *)(buf + 64 + 64 * p);
+	return (struct witness_partition *)(buf + 64 + 64 * p);
 }
 
 /* Parses buf and expects failure with code and a message containing needle. */
 static void expect_reject(const uint8_t *buf, uint64_t size, int code, const char *needle)
 {
-	struct cuzk_witness_desc d;
+	struct witness_desc d;
 	cuzk_error err = { 0 };
-	int rc = cuzk_witness_parse(&d, buf, size, "w.bin", &err);
+	int rc = witness_parse(&d, buf, size, "w.bin", &err);
 	CHECK_MSG(rc == -code, "want %s got rc %d (%s)", needle, rc, err.msg);
 	CHECK_MSG(strstr(err.msg, needle) != NULL, "message '%s' lacks '%s'", err.msg, needle);
 	CHECK_MSG(strncmp(err.msg, "w.bin: ", 7) == 0, "message '%s' does not name the file", err.msg);
@@ -42,10 +42,10 @@ static void expect_reject(const uint8_t *buf, uint64_t size, int code, const cha
 
 static void test_valid(void)
 {
-	struct cuzk_witness_desc d, got;
+	struct witness_desc d, got;
 	cuzk_error err;
 	uint8_t *buf = make_file(&d, 100, 3, 70, 2);
-	REQUIRE(cuzk_witness_parse(&got, buf, d.file_size, "w.bin", &err) == 0);
+	REQUIRE(witness_parse(&got, buf, d.file_size, "w.bin", &err) == 0);
 	CHECK(got.hdr.num_constraints == 100 && got.hdr.num_inputs == 3 && got.hdr.num_aux == 70);
 	CHECK(got.len[CUZK_SEC_A] == 3200 && got.len[CUZK_SEC_AUX] == 2240);
 	CHECK(got.len[CUZK_SEC_A_AUX_DENSITY] == 16 && got.len[CUZK_SEC_B_INPUT_DENSITY] == 8);
@@ -59,18 +59,18 @@ static void test_valid(void)
 	CHECK(got.part[1].offset[0] >= got.part[0].offset[CUZK_SEC_B_AUX_DENSITY] + 16);
 	/* Partitions may share one section. */
 	part(buf, 1)->offset[CUZK_SEC_A_AUX_DENSITY] = part(buf, 0)->offset[CUZK_SEC_A_AUX_DENSITY];
-	CHECK(cuzk_witness_parse(&got, buf, d.file_size, "w.bin", &err) == 0);
+	CHECK(witness_parse(&got, buf, d.file_size, "w.bin", &err) == 0);
 	/* No aux at all: empty density sections are fine. */
 	free(buf);
 	buf = make_file(&d, 1, 1, 0, 1);
-	CHECK(cuzk_witness_parse(&got, buf, d.file_size, "w.bin", &err) == 0);
+	CHECK(witness_parse(&got, buf, d.file_size, "w.bin", &err) == 0);
 	free(buf);
-	CHECK(strcmp(cuzk_witness_section_name(CUZK_SEC_B_AUX_DENSITY), "b_aux_density") == 0);
+	CHECK(strcmp(witness_section_name(CUZK_SEC_B_AUX_DENSITY), "b_aux_density") == 0);
 }
 
 static void test_rejections(void)
 {
-	struct cuzk_witness_desc d;
+	struct witness_desc d;
 	uint8_t *buf = make_file(&d, 100, 3, 70, 2);
 	uint64_t size = d.file_size;
 	uint8_t *orig = malloc(size);
@@ -145,16 +145,16 @@ static void test_rejections(void)
 
 static void test_layout_errors(void)
 {
-	struct cuzk_witness_desc d;
+	struct witness_desc d;
 	cuzk_error err;
-	CHECK(cuzk_witness_layout(&d, 10, 1, 1, 0, 0, &err) == -CUZK_E_INVAL);
-	CHECK(cuzk_witness_layout(&d, 10, 1, 1, 65, 0, &err) == -CUZK_E_INVAL);
-	CHECK(cuzk_witness_layout(&d, 10, 1, 1, 1, 0x8, &err) == -CUZK_E_INVAL);
-	CHECK(cuzk_witness_layout(&d, 1, 2, 1, 1, 0, &err) == -CUZK_E_INVAL);
-	CHECK(cuzk_witness_layout(&d, UINT64_MAX / 2, 1, 1, 1, 0, &err) == -CUZK_E_NOMEM);
-	CHECK(cuzk_witness_layout(&d, UINT64_C(1) << 40, 1, UINT64_C(1) << 40, 64, 0, &err) == 0);
+	CHECK(witness_layout(&d, 10, 1, 1, 0, 0, &err) == -CUZK_E_INVAL);
+	CHECK(witness_layout(&d, 10, 1, 1, 65, 0, &err) == -CUZK_E_INVAL);
+	CHECK(witness_layout(&d, 10, 1, 1, 1, 0x8, &err) == -CUZK_E_INVAL);
+	CHECK(witness_layout(&d, 1, 2, 1, 1, 0, &err) == -CUZK_E_INVAL);
+	CHECK(witness_layout(&d, UINT64_MAX / 2, 1, 1, 1, 0, &err) == -CUZK_E_NOMEM);
+	CHECK(witness_layout(&d, UINT64_C(1) << 40, 1, UINT64_C(1) << 40, 64, 0, &err) == 0);
 	int overflow = 0;
-	cuzk_witness_section_len(CUZK_SEC_A, UINT64_MAX, 1, 1, &overflow);
+	witness_section_len(CUZK_SEC_A, UINT64_MAX, 1, 1, &overflow);
 	CHECK(overflow);
 }
 

@@ -4,8 +4,8 @@
  * not a part of the protocol: the witness files of src/formats use it as
  * much as the daemon does, so it sits below both them and src/ipc.
  *
- *   offset 0     struct cuzk_witness_header (64 bytes)
- *   offset 64    struct cuzk_witness_partition[num_partitions] (64 bytes each)
+ *   offset 0     struct witness_header (64 bytes)
+ *   offset 64    struct witness_partition[num_partitions] (64 bytes each)
  *   then         sections, each starting at a multiple of 64 bytes
  *
  * All integers little-endian.  Per partition there are eight sections:
@@ -35,7 +35,7 @@
 #define CUZK_WITNESS_KNOWN_FLAGS CUZK_WITNESS_MONTGOMERY
 #define CUZK_WITNESS_MAX_PARTITIONS 64u
 
-struct cuzk_witness_header {
+struct witness_header {
 	char magic[8];             /* "CUZKWTNS" */
 	uint32_t version;          /* CUZK_WITNESS_VERSION */
 	uint32_t flags;            /* CUZK_WITNESS_* */
@@ -47,32 +47,32 @@ struct cuzk_witness_header {
 	uint64_t reserved[2];      /* zero */
 };
 
-enum cuzk_witness_section {
+enum witness_section {
 	CUZK_SEC_A, CUZK_SEC_B, CUZK_SEC_C, CUZK_SEC_INPUT, CUZK_SEC_AUX,
 	CUZK_SEC_A_AUX_DENSITY, CUZK_SEC_B_INPUT_DENSITY, CUZK_SEC_B_AUX_DENSITY,
 	CUZK_SEC__COUNT
 };
 
-struct cuzk_witness_partition {
-	uint64_t offset[CUZK_SEC__COUNT];  /* byte offsets, indexed by cuzk_witness_section */
+struct witness_partition {
+	uint64_t offset[CUZK_SEC__COUNT];  /* byte offsets, indexed by witness_section */
 };
 
-_Static_assert(sizeof(struct cuzk_witness_header) == 64, "header is 64 bytes");
-_Static_assert(sizeof(struct cuzk_witness_partition) == 64, "partition entry is 64 bytes");
+_Static_assert(sizeof(struct witness_header) == 64, "header is 64 bytes");
+_Static_assert(sizeof(struct witness_partition) == 64, "partition entry is 64 bytes");
 
 /* Section name for messages ("a", "b_aux_density", ...). */
-const char *cuzk_witness_section_name(enum cuzk_witness_section s);
+const char *witness_section_name(enum witness_section s);
 /* Byte length of a section for the given counts (no overflow for counts that
- * passed cuzk_witness_validate; returns 0 and sets *overflow otherwise). */
-uint64_t cuzk_witness_section_len(enum cuzk_witness_section s, uint64_t num_constraints,
-				  uint64_t num_inputs, uint64_t num_aux, int *overflow);
+ * passed witness_parse; returns 0 and sets *overflow otherwise). */
+uint64_t witness_section_len(enum witness_section s, uint64_t num_constraints,
+			     uint64_t num_inputs, uint64_t num_aux, int *overflow);
 
 /* A validated description of a witness file: copies of the header and the
  * partition table in the caller's memory.  Everything that indexes into the
  * file is taken from here, never re-read from the (possibly shared) file. */
-struct cuzk_witness_desc {
-	struct cuzk_witness_header hdr;
-	struct cuzk_witness_partition part[CUZK_WITNESS_MAX_PARTITIONS];
+struct witness_desc {
+	struct witness_header hdr;
+	struct witness_partition part[CUZK_WITNESS_MAX_PARTITIONS];
 	uint64_t len[CUZK_SEC__COUNT];     /* byte length of each section */
 	uint64_t file_size;
 };
@@ -81,16 +81,16 @@ struct cuzk_witness_desc {
  * shared memory another process writes) and validates every field against
  * size, overflow-safe: magic, version, flags, counts, alignment, bounds.
  * name is used in error messages (a path, or "client 1234"). */
-int cuzk_witness_parse(struct cuzk_witness_desc *ret, const void *buf, uint64_t size,
-		       const char *name, cuzk_error *err);
+int witness_parse(struct witness_desc *ret, const void *buf, uint64_t size,
+		  const char *name, cuzk_error *err);
 
 /* Computes a canonical layout (sections in order, each partition's own) for
  * the given counts: fills *ret (header + table) and its total size.
  * -CUZK_E_INVAL for zero/too many partitions, -CUZK_E_NOMEM if it overflows. */
-int cuzk_witness_layout(struct cuzk_witness_desc *ret, uint64_t num_constraints, uint64_t num_inputs,
-			uint64_t num_aux, uint32_t num_partitions, uint32_t flags, cuzk_error *err);
+int witness_layout(struct witness_desc *ret, uint64_t num_constraints, uint64_t num_inputs,
+		   uint64_t num_aux, uint32_t num_partitions, uint32_t flags, cuzk_error *err);
 
 /* Writes the header and partition table of desc into buf (>= header_size bytes). */
-void cuzk_witness_write_header(void *buf, const struct cuzk_witness_desc *desc);
+void witness_write_header(void *buf, const struct witness_desc *desc);
 
 #endif

@@ -29,15 +29,15 @@ int main(int argc, char **argv)
 	long scale = argc > 1 ? strtol(argv[1], NULL, 10) : 1;
 	if (scale < 1)
 		scale = 1;
-	cuzk_rng rng;
-	cuzk_rng_seed(&rng, 1);
+	rng_t rng;
+	rng_seed(&rng, 1);
 	fp_t a, b;
 	fr_t fa, fb;
-	fp_from_u64(&a, cuzk_rng_next(&rng));
-	fp_from_u64(&b, cuzk_rng_next(&rng));
+	fp_from_u64(&a, rng_next(&rng));
+	fp_from_u64(&b, rng_next(&rng));
 	fp_inv(&b, &b);
-	fr_from_u64(&fa, cuzk_rng_next(&rng));
-	fr_from_u64(&fb, cuzk_rng_next(&rng));
+	fr_from_u64(&fa, rng_next(&rng));
+	fr_from_u64(&fb, rng_next(&rng));
 	fr_inv(&fb, &fb);
 
 	long n = 2000000 * scale;
@@ -56,7 +56,7 @@ int main(int argc, char **argv)
 	g2_jac_t j2;
 	g1_aff_t p1;
 	g2_aff_t p2;
-	uint64_t k[4] = { cuzk_rng_next(&rng), cuzk_rng_next(&rng), cuzk_rng_next(&rng), cuzk_rng_next(&rng) >> 2 };
+	uint64_t k[4] = { rng_next(&rng), rng_next(&rng), rng_next(&rng), rng_next(&rng) >> 2 };
 	g1_from_affine(&j1, &G1_GENERATOR);
 	g1_mul(&j1, &j1, k);
 	g1_to_affine(&p1, &j1);

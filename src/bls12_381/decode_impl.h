@@ -33,8 +33,8 @@ int EC(decode)(EC_AFF_T *r, const uint8_t *in, size_t len, unsigned checks, cuzk
 		FE(mul)(&rhs, &rhs, &p.x);
 		FE(add)(&rhs, &rhs, &EC_B);
 		if (!FE(sqrt)(&p.y, &rhs))
-			return cuzk_fail(err, CUZK_E_NOT_ON_CURVE,
-					 GROUP " point: x is not on the curve (x^3 + " B_TEXT " has no square root)");
+			return err_fail(err, CUZK_E_NOT_ON_CURVE,
+					GROUP " point: x is not on the curve (x^3 + " B_TEXT " has no square root)");
 		if (FE(is_lexicographically_largest)(&p.y) != sort)
 			FE(neg)(&p.y, &p.y);
 	} else {
@@ -42,13 +42,13 @@ int EC(decode)(EC_AFF_T *r, const uint8_t *in, size_t len, unsigned checks, cuzk
 			return rc;
 		/* (0, 0) is how infinity is stored: without the flag it is just off the curve */
 		if (EC(aff_is_infinity)(&p))
-			return cuzk_fail(err, CUZK_E_NOT_ON_CURVE,
-					 GROUP " point: (0, 0) without the infinity flag is not on the curve");
+			return err_fail(err, CUZK_E_NOT_ON_CURVE,
+					GROUP " point: (0, 0) without the infinity flag is not on the curve");
 		if ((checks & BLS_CHECK_ALL) && !EC(aff_is_on_curve)(&p))
-			return cuzk_fail(err, CUZK_E_NOT_ON_CURVE, GROUP " point: not on the curve y^2 = x^3 + " B_TEXT);
+			return err_fail(err, CUZK_E_NOT_ON_CURVE, GROUP " point: not on the curve y^2 = x^3 + " B_TEXT);
 	}
 	if ((checks & BLS_CHECK_SUBGROUP) && !EC(aff_in_subgroup)(&p))
-		return cuzk_fail(err, CUZK_E_NOT_IN_SUBGROUP, GROUP " point: on the curve but not in the order-r subgroup");
+		return err_fail(err, CUZK_E_NOT_IN_SUBGROUP, GROUP " point: on the curve but not in the order-r subgroup");
 	*r = p;
 	return 0;
 }

@@ -77,30 +77,30 @@ static int decode_flags(const char *group, const uint8_t *in, size_t len, size_t
 			int *compressed, int *infinity, int *sort, cuzk_error *err)
 {
 	if (len != compressed_len && len != 2 * compressed_len)
-		return cuzk_fail(err, CUZK_E_LENGTH, "%s point: length %zu, expected %zu (compressed) or %zu (uncompressed)",
-				 group, len, compressed_len, 2 * compressed_len);
+		return err_fail(err, CUZK_E_LENGTH, "%s point: length %zu, expected %zu (compressed) or %zu (uncompressed)",
+				group, len, compressed_len, 2 * compressed_len);
 	*compressed = (in[0] & FLAG_COMPRESSED) != 0;
 	*infinity = (in[0] & FLAG_INFINITY) != 0;
 	*sort = (in[0] & FLAG_SORT) != 0;
 	if (*compressed && len != compressed_len)
-		return cuzk_fail(err, CUZK_E_FLAGS, "%s point: compression flag set on a %zu-byte (uncompressed) encoding",
-				 group, len);
+		return err_fail(err, CUZK_E_FLAGS, "%s point: compression flag set on a %zu-byte (uncompressed) encoding",
+				group, len);
 	if (!*compressed && len == compressed_len)
-		return cuzk_fail(err, CUZK_E_FLAGS, "%s point: compression flag missing on a %zu-byte (compressed) encoding",
-				 group, len);
+		return err_fail(err, CUZK_E_FLAGS, "%s point: compression flag missing on a %zu-byte (compressed) encoding",
+				group, len);
 	if (*infinity) {
 		if (*sort)
-			return cuzk_fail(err, CUZK_E_FLAGS, "%s point: sort flag set on the point at infinity", group);
+			return err_fail(err, CUZK_E_FLAGS, "%s point: sort flag set on the point at infinity", group);
 		uint8_t any = in[0] & (uint8_t)~FLAG_MASK;
 		for (size_t i = 1; i < len; i++)
 			any |= in[i];
 		if (any)
-			return cuzk_fail(err, CUZK_E_FLAGS, "%s point: infinity flag set but the coordinate bytes are not all zero",
-					 group);
+			return err_fail(err, CUZK_E_FLAGS, "%s point: infinity flag set but the coordinate bytes are not all zero",
+					group);
 		return 0;
 	}
 	if (*sort && !*compressed)
-		return cuzk_fail(err, CUZK_E_FLAGS, "%s point: sort flag set on an uncompressed encoding", group);
+		return err_fail(err, CUZK_E_FLAGS, "%s point: sort flag set on an uncompressed encoding", group);
 	return 0;
 }
 
@@ -109,7 +109,7 @@ static int decode_flags(const char *group, const uint8_t *in, size_t len, size_t
 static int decode_fp(fp_t *r, const uint8_t in[48], const char *group, const char *name, cuzk_error *err)
 {
 	if (fp_from_be_bytes(r, in) < 0)
-		return cuzk_fail(err, CUZK_E_NONCANONICAL, "%s point: %s coordinate not canonical (>= p)", group, name);
+		return err_fail(err, CUZK_E_NONCANONICAL, "%s point: %s coordinate not canonical (>= p)", group, name);
 	return 0;
 }
 
@@ -119,11 +119,11 @@ static int decode_fp(fp_t *r, const uint8_t in[48], const char *group, const cha
 static int decode_fp2(fp2_t *r, const uint8_t in[96], const char *group, const char *name, cuzk_error *err)
 {
 	if (fp_from_be_bytes(&r->c1, in) < 0)
-		return cuzk_fail(err, CUZK_E_NONCANONICAL, "%s point: %s.c1 coordinate not canonical (>= p)",
-				 group, name);
+		return err_fail(err, CUZK_E_NONCANONICAL, "%s point: %s.c1 coordinate not canonical (>= p)",
+				group, name);
 	if (fp_from_be_bytes(&r->c0, in + 48) < 0)
-		return cuzk_fail(err, CUZK_E_NONCANONICAL, "%s point: %s.c0 coordinate not canonical (>= p)",
-				 group, name);
+		return err_fail(err, CUZK_E_NONCANONICAL, "%s point: %s.c0 coordinate not canonical (>= p)",
+				group, name);
 	return 0;
 }
 

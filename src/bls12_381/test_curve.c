@@ -68,8 +68,8 @@ static void test_psi(void)
 
 int main(void)
 {
-	cuzk_rng rng;
-	cuzk_rng_seed(&rng, 0xc0e);
+	rng_t rng;
+	rng_seed(&rng, 0xc0e);
 	g1_test_generator();
 	g1_test_laws(&rng);
 	g1_test_batch_affine(&rng);

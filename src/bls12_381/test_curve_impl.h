@@ -5,7 +5,7 @@
 
 /* A point of E (not E[r]) from a random x: most such points are outside the
  * subgroup, since the cofactor is large. */
-static void EC(rand_curve_point)(cuzk_rng *rng, EC_AFF_T *r)
+static void EC(rand_curve_point)(rng_t *rng, EC_AFF_T *r)
 {
 	for (;;) {
 		FE_T x, rhs;
@@ -31,7 +31,7 @@ static void EC(mul_cofactor)(EC_JAC_T *r, const EC_JAC_T *p)
 	EC(add)(r, &hi, &lo);
 }
 
-static void EC(rand_subgroup_point)(cuzk_rng *rng, EC_JAC_T *r, fr_t *k)
+static void EC(rand_subgroup_point)(rng_t *rng, EC_JAC_T *r, fr_t *k)
 {
 	EC_JAC_T g;
 	rand_fr(rng, k);
@@ -65,7 +65,7 @@ static void EC(test_generator)(void)
 	CHECK(EC(is_infinity)(&t));
 }
 
-static void EC(test_laws)(cuzk_rng *rng)
+static void EC(test_laws)(rng_t *rng)
 {
 	for (int iter = 0; iter < 12; iter++) {
 		EC_JAC_T P, Q, t1, t2, t3, inf;
@@ -133,7 +133,7 @@ static void EC(test_laws)(cuzk_rng *rng)
 	}
 }
 
-static void EC(test_batch_affine)(cuzk_rng *rng)
+static void EC(test_batch_affine)(rng_t *rng)
 {
 	enum { N = 9 };
 	EC_JAC_T in[N];
@@ -152,7 +152,7 @@ static void EC(test_batch_affine)(cuzk_rng *rng)
 
 /* The endomorphism test must agree with r·P = 0 on points inside and
  * outside the subgroup. */
-static void EC(test_subgroup)(cuzk_rng *rng)
+static void EC(test_subgroup)(rng_t *rng)
 {
 	int outside = 0;
 	for (int iter = 0; iter < 12; iter++) {

@@ -118,7 +118,7 @@ static void test_known_answers(void)
 	CHECK(g1_aff_eq(&d1, &G1_GENERATOR));
 }
 
-static void test_round_trips(cuzk_rng *rng)
+static void test_round_trips(rng_t *rng)
 {
 	uint8_t buf[192];
 	cuzk_error err;
@@ -381,8 +381,8 @@ static void test_reject_curve_and_subgroup(void)
 
 int main(void)
 {
-	cuzk_rng rng;
-	cuzk_rng_seed(&rng, 0xe9c);
+	rng_t rng;
+	rng_seed(&rng, 0xe9c);
 	test_known_answers();
 	test_round_trips(&rng);
 	test_reject_length_and_flags();

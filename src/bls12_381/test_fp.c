@@ -50,7 +50,7 @@ static void test_known_answers(void)
 	CHECK(fp_is_zero(&prod));
 }
 
-static void test_laws(cuzk_rng *rng)
+static void test_laws(rng_t *rng)
 {
 	for (int iter = 0; iter < 2000; iter++) {
 		fp_t a, b, c, t1, t2, t3;
@@ -140,7 +140,7 @@ static void test_edges(void)
 		}
 }
 
-static void test_pow(cuzk_rng *rng)
+static void test_pow(rng_t *rng)
 {
 	fp_t a, acc = FP_ONE, p;
 	rand_fp(rng, &a);
@@ -152,7 +152,7 @@ static void test_pow(cuzk_rng *rng)
 	}
 }
 
-static void test_bytes(cuzk_rng *rng)
+static void test_bytes(rng_t *rng)
 {
 	uint8_t buf[48], back[48];
 	fp_t a, b;
@@ -182,7 +182,7 @@ static void test_bytes(cuzk_rng *rng)
 
 /* The variable-time inverse against Fermat's, on random values and on
  * those whose Euclid runs take the extreme paths (1, 2, p-1, powers of 2). */
-static void test_inv_vartime(cuzk_rng *rng)
+static void test_inv_vartime(rng_t *rng)
 {
 	fp_t a, x, y;
 	for (int iter = 0; iter < 200; iter++) {
@@ -234,8 +234,8 @@ static void test_lexicographic(void)
 
 int main(void)
 {
-	cuzk_rng rng;
-	cuzk_rng_seed(&rng, 0xf1e1d);
+	rng_t rng;
+	rng_seed(&rng, 0xf1e1d);
 	test_known_answers();
 	test_laws(&rng);
 	test_edges();

@@ -54,7 +54,7 @@ static void test_known_answers(void)
 	CHECK(fr_from_decimal(&d, "-1") == -CUZK_E_FORMAT);
 }
 
-static void test_laws(cuzk_rng *rng)
+static void test_laws(rng_t *rng)
 {
 	for (int iter = 0; iter < 3000; iter++) {
 		fr_t a, b, c, t1, t2, t3;
@@ -107,7 +107,7 @@ static void test_laws(cuzk_rng *rng)
 	CHECK(out[0] == 343 && out[1] == 0 && out[2] == 0 && out[3] == 0);
 }
 
-static void test_batch_inv(cuzk_rng *rng)
+static void test_batch_inv(rng_t *rng)
 {
 	enum { N = 37 };
 	fr_t in[N], out[N], scratch[N];
@@ -155,7 +155,7 @@ static void test_roots(void)
 	CHECK(fr_eq(&w, &t));
 }
 
-static void test_bytes(cuzk_rng *rng)
+static void test_bytes(rng_t *rng)
 {
 	uint8_t buf[32], back[32];
 	fr_t a, b;
@@ -180,8 +180,8 @@ static void test_bytes(cuzk_rng *rng)
 
 int main(void)
 {
-	cuzk_rng rng;
-	cuzk_rng_seed(&rng, 0xf7);
+	rng_t rng;
+	rng_seed(&rng, 0xf7);
 	test_known_answers();
 	test_laws(&rng);
 	test_batch_inv(&rng);

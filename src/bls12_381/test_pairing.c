@@ -77,7 +77,7 @@ static void test_known_answer(void)
 	CHECK(fp12_is_one(&er));
 }
 
-static void test_bilinear(cuzk_rng *rng)
+static void test_bilinear(rng_t *rng)
 {
 	fp12_t e, eab, want;
 	bls_pairing(&e, &G1_GENERATOR, &G2_GENERATOR);
@@ -160,8 +160,8 @@ static void test_degenerate_and_many(void)
 
 int main(void)
 {
-	cuzk_rng rng;
-	cuzk_rng_seed(&rng, 0xe);
+	rng_t rng;
+	rng_seed(&rng, 0xe);
 	test_known_answer();
 	test_bilinear(&rng);
 	test_degenerate_and_many();

@@ -8,14 +8,14 @@
 #include "bls12_381/test_rand.h"
 #include "../../tests/check.h"
 
-static void rand_fp6(cuzk_rng *rng, fp6_t *r)
+static void rand_fp6(rng_t *rng, fp6_t *r)
 {
 	rand_fp2(rng, &r->c0);
 	rand_fp2(rng, &r->c1);
 	rand_fp2(rng, &r->c2);
 }
 
-static void rand_fp12(cuzk_rng *rng, fp12_t *r)
+static void rand_fp12(rng_t *rng, fp12_t *r)
 {
 	rand_fp6(rng, &r->c0);
 	rand_fp6(rng, &r->c1);
@@ -34,7 +34,7 @@ static void fp12_pow_p(fp12_t *r, const fp12_t *a)
 	*r = acc;
 }
 
-static void test_fp2(cuzk_rng *rng)
+static void test_fp2(rng_t *rng)
 {
 	int squares = 0;
 	for (int iter = 0; iter < 300; iter++) {
@@ -121,7 +121,7 @@ static void test_fp2(cuzk_rng *rng)
 	CHECK(!fp2_is_lexicographically_largest(&big));
 }
 
-static void test_fp6(cuzk_rng *rng)
+static void test_fp6(rng_t *rng)
 {
 	for (int iter = 0; iter < 100; iter++) {
 		fp6_t a, b, c, t1, t2, t3;
@@ -171,7 +171,7 @@ static void test_fp6(cuzk_rng *rng)
 	}
 }
 
-static void test_fp12(cuzk_rng *rng)
+static void test_fp12(rng_t *rng)
 {
 	for (int iter = 0; iter < 40; iter++) {
 		fp12_t a, b, c, t1, t2, t3;
@@ -239,8 +239,8 @@ static void test_fp12(cuzk_rng *rng)
 
 int main(void)
 {
-	cuzk_rng rng;
-	cuzk_rng_seed(&rng, 0x70e7);
+	rng_t rng;
+	rng_seed(&rng, 0x70e7);
 	test_fp2(&rng);
 	test_fp6(&rng);
 	test_fp12(&rng);

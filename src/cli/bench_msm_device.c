@@ -12,7 +12,7 @@ int bench_msm_device(struct bench_report *rep, const struct groth16_backend *be,
 	struct groth16_msm_bench b;
 	int r = be->msm_bench(dev, g2, log_size, BENCH_MSM_DEVICE_REPS, &b, err);
 	if (r < 0)
-		return cuzk_error_prefix(err, "bench msm --backend %s", be->name);
+		return err_prefix(err, "bench msm --backend %s", be->name);
 	bench_count(rep, "points", (uint64_t)1 << log_size);
 	bench_count(rep, "window bits", b.window_bits);
 	bench_count(rep, "scratch MiB", b.scratch_bytes >> 20);

@@ -32,7 +32,7 @@ void bench_report_print(const struct bench_report *b)
 	printf("bench %s: backend %s", b->bench, b->backend);
 	if (b->log_size)   /* bench load has no size of its own */
 		printf(", 2^%u", b->log_size);
-	printf(", %u threads", cuzk_nthreads());
+	printf(", %u threads", parallel_nthreads());
 	if (b->shape)
 		printf(", shape %s", b->shape);
 	for (size_t i = 0; i < b->n_count; i++)
@@ -47,7 +47,7 @@ int bench_report_json(const struct bench_report *b, const char *path, cuzk_error
 {
 	FILE *f = fopen(path, "we");
 	if (!f)
-		return cuzk_fail_errno(err, errno, "%s: cannot create", path);
+		return err_fail_errno(err, errno, "%s: cannot create", path);
 	char date[32] = "";
 	time_t now = time(NULL);
 	struct tm tm;
@@ -57,7 +57,7 @@ int bench_report_json(const struct bench_report *b, const char *path, cuzk_error
 	const char *host = uname(&u) == 0 ? u.nodename : "";
 	fprintf(f, "{\"bench\": \"%s\", \"backend\": \"%s\", \"log_size\": %u, \"date\": \"%s\", "
 		   "\"host\": \"%s\", \"threads\": %u",
-		b->bench, b->backend, b->log_size, date, host, cuzk_nthreads());
+		b->bench, b->backend, b->log_size, date, host, parallel_nthreads());
 	if (b->shape)
 		fprintf(f, ", \"shape\": \"%s\"", b->shape);
 	for (size_t i = 0; i < b->n_count; i++)
@@ -68,6 +68,6 @@ int bench_report_json(const struct bench_report *b, const char *path, cuzk_error
 	fputs("}}\n", f);
 	int bad = ferror(f);
 	if (fclose(f) != 0 || bad)
-		return cuzk_fail_errno(err, errno ? errno : EIO, "%s: write", path);
+		return err_fail_errno(err, errno ? errno : EIO, "%s: write", path);
 	return 0;
 }

@@ -115,7 +115,7 @@ int cli_write_file(const char *path, const void *buf, size_t len, cuzk_error *er
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
-		return cuzk_fail_errno(err, errno, "%s: cannot create", path);
+		return err_fail_errno(err, errno, "%s: cannot create", path);
 	const unsigned char *p = buf;
 	while (len > 0) {
 		ssize_t n = write(fd, p, len);
@@ -124,13 +124,13 @@ int cli_write_file(const char *path, const void *buf, size_t len, cuzk_error *er
 		if (n < 0) {
 			int e = errno;
 			close(fd);
-			return cuzk_fail_errno(err, e, "%s: write", path);
+			return err_fail_errno(err, e, "%s: write", path);
 		}
 		p += n;
 		len -= (size_t)n;
 	}
 	if (close(fd) < 0)
-		return cuzk_fail_errno(err, errno, "%s: close", path);
+		return err_fail_errno(err, errno, "%s: close", path);
 	return 0;
 }
 

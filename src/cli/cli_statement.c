@@ -25,7 +25,7 @@ int cli_inputs_from_witness(cli_inputs *ret, const char *path, cuzk_error *err)
 	size_t n = (size_t)m.desc.hdr.num_inputs - 1;
 	fr_t *v = NULL;
 	if (n > 0 && !(v = calloc(parts * n, sizeof(fr_t)))) {
-		r = cuzk_fail(err, CUZK_E_NOMEM, "%s: no memory for %zu public inputs", path, parts * n);
+		r = err_fail(err, CUZK_E_NOMEM, "%s: no memory for %zu public inputs", path, parts * n);
 		goto out;
 	}
 	for (size_t p = 0; p < parts; p++) {
@@ -37,8 +37,8 @@ int cli_inputs_from_witness(cli_inputs *ret, const char *path, cuzk_error *err)
 			if (w.montgomery) {
 				*dst = w.input[i + 1];
 			} else if (fr_from_canonical(dst, w.input[i + 1].l) < 0) {
-				r = cuzk_fail(err, CUZK_E_NONCANONICAL,
-					      "%s: partition %zu, public input %zu is not below r", path, p, i + 1);
+				r = err_fail(err, CUZK_E_NONCANONICAL,
+					     "%s: partition %zu, public input %zu is not below r", path, p, i + 1);
 				goto out;
 			}
 		}
@@ -84,10 +84,10 @@ static int pread_all(int fd, void *buf, size_t len, const char *path, cuzk_error
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
-			return cuzk_fail_errno(err, errno, "%s: read", path);
+			return err_fail_errno(err, errno, "%s: read", path);
 		if (n == 0)
-			return cuzk_fail(err, CUZK_E_FORMAT, "%s: ends at %zu bytes, inside the verifying key", path,
-					 done);
+			return err_fail(err, CUZK_E_FORMAT, "%s: ends at %zu bytes, inside the verifying key", path,
+					done);
 		done += (size_t)n;
 	}
 	return 0;
@@ -99,17 +99,17 @@ static int vk_from_params(groth16_vk *ret, const char *path, cuzk_error *err)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return cuzk_fail_errno(err, errno, "%s: open", path);
+		return err_fail_errno(err, errno, "%s: open", path);
 	struct stat st;
 	uint8_t head[4];
 	size_t fixed = groth16_vk_encoded_size(0) - sizeof(head);
 	uint8_t *buf = NULL;
-	int r = fstat(fd, &st) < 0 ? cuzk_fail_errno(err, errno, "%s: fstat", path) : 0;
+	int r = fstat(fd, &st) < 0 ? err_fail_errno(err, errno, "%s: fstat", path) : 0;
 	if (r == 0 && (uint64_t)st.st_size < fixed + sizeof(head))
-		r = cuzk_fail(err, CUZK_E_FORMAT, "%s: %lld bytes is too short for a verifying key", path,
-			      (long long)st.st_size);
+		r = err_fail(err, CUZK_E_FORMAT, "%s: %lld bytes is too short for a verifying key", path,
+			     (long long)st.st_size);
 	if (r == 0 && (buf = malloc(fixed + sizeof(head))) == NULL)
-		r = cuzk_fail(err, CUZK_E_NOMEM, "%s: out of memory", path);
+		r = err_fail(err, CUZK_E_NOMEM, "%s: out of memory", path);
 	if (r == 0)
 		r = pread_all(fd, buf, fixed + sizeof(head), path, err);
 	if (r == 0) {
@@ -119,11 +119,11 @@ static int vk_from_params(groth16_vk *ret, const char *path, cuzk_error *err)
 		free(buf);
 		buf = NULL;
 		if ((uint64_t)st.st_size < len)
-			r = cuzk_fail(err, CUZK_E_FORMAT, "%s: section ic: count %llu at offset %zu does not fit the "
-				      "file (%lld bytes)", path, (unsigned long long)n_ic, fixed, (long long)st.st_size);
+			r = err_fail(err, CUZK_E_FORMAT, "%s: section ic: count %llu at offset %zu does not fit the "
+				     "file (%lld bytes)", path, (unsigned long long)n_ic, fixed, (long long)st.st_size);
 		else if ((buf = malloc(len)) == NULL)
-			r = cuzk_fail(err, CUZK_E_NOMEM, "%s: out of memory for %llu ic points", path,
-				      (unsigned long long)n_ic);
+			r = err_fail(err, CUZK_E_NOMEM, "%s: out of memory for %llu ic points", path,
+				     (unsigned long long)n_ic);
 		if (r == 0)
 			r = pread_all(fd, buf, len, path, err);
 		if (r == 0)
@@ -158,14 +158,14 @@ int cli_statement_load(struct cli_statement *ret, const struct cli_statement_pat
 	if (r < 0)
 		goto fail;
 	if (st.vk.n_ic == 0 || st.in.n != st.vk.n_ic - 1) {
-		r = cuzk_fail(err, CUZK_E_MISMATCH, "%s: %zu public inputs, but the verifying key has %zu",
-			      st.inputs_path, st.in.n, st.vk.n_ic - 1);
+		r = err_fail(err, CUZK_E_MISMATCH, "%s: %zu public inputs, but the verifying key has %zu",
+			     st.inputs_path, st.in.n, st.vk.n_ic - 1);
 		goto fail;
 	}
 	/* A witness file speaks for each partition; public.json for all of them. */
 	if (paths->witness ? st.in.n_parts != st.n_proofs : st.in.n_parts != 1) {
-		r = cuzk_fail(err, CUZK_E_MISMATCH, "%s: %zu partitions, but %s holds %zu proofs", st.inputs_path,
-			      st.in.n_parts, paths->proof, st.n_proofs);
+		r = err_fail(err, CUZK_E_MISMATCH, "%s: %zu partitions, but %s holds %zu proofs", st.inputs_path,
+			     st.in.n_parts, paths->proof, st.n_proofs);
 		goto fail;
 	}
 	*ret = st;

@@ -116,7 +116,7 @@ static int make_params(struct bench_args *a, groth16_params *p, const groth16_ro
 static int pin_witness(struct bench_args *a, groth16_synth *s, fr_t *z, size_t nz, cuzk_error *err)
 {
 	if (!a->be->register_host)
-		return cuzk_fail(err, CUZK_E_UNSUPPORTED, "--pin: backend %s reads the witness in place", a->be->name);
+		return err_fail(err, CUZK_E_UNSUPPORTED, "--pin: backend %s reads the witness in place", a->be->name);
 	double t0 = monotonic_ms();
 	const size_t n = s->num_constraints * sizeof(fr_t);
 	void *const part[4] = { s->a, s->b, s->c, z };
@@ -199,7 +199,7 @@ static void *prove_some(void *arg)
 		j->rc = a->be->prove(a->ctx, j->p, j->w, a->registered, &rr, &ss, &j->proofs[part], &j->tms[part],
 				     &j->err);
 		if (j->rc)
-			cuzk_error_prefix(&j->err, "partition %llu", (unsigned long long)part);
+			err_prefix(&j->err, "partition %llu", (unsigned long long)part);
 	}
 	return NULL;
 }
@@ -216,7 +216,7 @@ static int prove_partitions(struct bench_args *a, const groth16_params *p, const
 	if (!jobs || !th) {
 		free(jobs);
 		free(th);
-		return cuzk_fail(err, CUZK_E_NOMEM, "bench: out of memory for %u provers", n);
+		return err_fail(err, CUZK_E_NOMEM, "bench: out of memory for %u provers", n);
 	}
 	unsigned started = 0;
 	for (unsigned t = 0; t < n; t++) {
@@ -225,7 +225,7 @@ static int prove_partitions(struct bench_args *a, const groth16_params *p, const
 			continue;   /* the calling thread is the first prover */
 		int e = pthread_create(&th[t], NULL, prove_some, &jobs[t]);
 		if (e) {
-			jobs[t].rc = cuzk_fail_errno(&jobs[t].err, e, "bench: starting prover thread %u", t);
+			jobs[t].rc = err_fail_errno(&jobs[t].err, e, "bench: starting prover thread %u", t);
 			break;
 		}
 		started = t;
@@ -291,8 +291,8 @@ static int bench_prove(struct bench_args *a, cuzk_error *err)
 	groth16_witness_view w;
 	groth16_synth_view(&w, &s, z);
 	if ((r = groth16_check_shape(&p, &w, err)) < 0) {
-		cuzk_error_prefix(err, "the parameters do not fit a %s circuit of 2^%u with %zu inputs",
-				  gencircuit_shape_name(a->shape), a->log_size, ni);
+		err_prefix(err, "the parameters do not fit a %s circuit of 2^%u with %zu inputs",
+			   gencircuit_shape_name(a->shape), a->log_size, ni);
 		goto out;
 	}
 	if (a->pin && (r = pin_witness(a, &s, z, ni + na, err)) < 0)
@@ -308,7 +308,7 @@ static int bench_prove(struct bench_args *a, cuzk_error *err)
 	groth16_timings *tms = calloc(a->partitions, sizeof(*tms));
 	if (!(proofs = calloc(a->partitions, sizeof(*proofs))) || !tms) {
 		free(tms);
-		r = cuzk_fail(err, CUZK_E_NOMEM, "bench: no memory for %llu proofs", (unsigned long long)a->partitions);
+		r = err_fail(err, CUZK_E_NOMEM, "bench: no memory for %llu proofs", (unsigned long long)a->partitions);
 		goto out;
 	}
 	/* Best of a->runs: the run with the least wall time, phases and all. */
@@ -339,7 +339,7 @@ static int bench_prove(struct bench_args *a, cuzk_error *err)
 	double t6 = monotonic_ms();
 	for (uint64_t part = 0; part < a->partitions; part++) {
 		if ((r = groth16_verify(&p.vk, z + 1, ni - 1, &proofs[part], err)) < 0) {
-			cuzk_error_prefix(err, "the benchmark's own proof (partition %llu)", (unsigned long long)part);
+			err_prefix(err, "the benchmark's own proof (partition %llu)", (unsigned long long)part);
 			goto out;
 		}
 	}
@@ -399,8 +399,8 @@ static int bench_msm(struct bench_args *a, cuzk_error *err)
 	if (a->be->msm_bench)   /* points made and kept on the device */
 		return bench_msm_device(&a->rep, a->be, a->ctx, a->g2, a->log_size, err);
 	if (a->g2 ? !a->be->msm_g2 : !a->be->msm_g1)
-		return cuzk_fail(err, CUZK_E_UNSUPPORTED, "backend %s has no %s MSM to measure", a->be->name,
-				 a->g2 ? "G2" : "G1");
+		return err_fail(err, CUZK_E_UNSUPPORTED, "backend %s has no %s MSM to measure", a->be->name,
+				a->g2 ? "G2" : "G1");
 	size_t n = (size_t)1 << a->log_size;
 	size_t aff = a->g2 ? sizeof(g2_aff_t) : sizeof(g1_aff_t);
 	size_t jac = a->g2 ? sizeof(g2_jac_t) : sizeof(g1_jac_t);
@@ -409,11 +409,11 @@ static int bench_msm(struct bench_args *a, cuzk_error *err)
 	void *tmp = malloc(n * jac);
 	int r = 0;
 	if (!k || !bases || !tmp) {
-		r = cuzk_fail(err, CUZK_E_NOMEM, "bench msm: no memory for 2^%u points", a->log_size);
+		r = err_fail(err, CUZK_E_NOMEM, "bench msm: no memory for 2^%u points", a->log_size);
 		goto out;
 	}
-	cuzk_rng rng;
-	cuzk_rng_seed(&rng, a->seed);
+	rng_t rng;
+	rng_seed(&rng, a->seed);
 	for (size_t i = 0; i < n; i++)
 		fr_sample_rng(&k[i], &rng);
 	double t0 = monotonic_ms();
@@ -452,13 +452,13 @@ out:
 static int bench_ntt(struct bench_args *a, cuzk_error *err)
 {
 	if (!a->be->ntt)
-		return cuzk_fail(err, CUZK_E_UNSUPPORTED, "backend %s has no NTT to measure", a->be->name);
+		return err_fail(err, CUZK_E_UNSUPPORTED, "backend %s has no NTT to measure", a->be->name);
 	size_t n = (size_t)1 << a->log_size;
 	fr_t *v = malloc(n * sizeof(fr_t));
 	if (!v)
-		return cuzk_fail(err, CUZK_E_NOMEM, "bench ntt: no memory for 2^%u scalars", a->log_size);
-	cuzk_rng rng;
-	cuzk_rng_seed(&rng, a->seed);
+		return err_fail(err, CUZK_E_NOMEM, "bench ntt: no memory for 2^%u scalars", a->log_size);
+	rng_t rng;
+	rng_seed(&rng, a->seed);
 	for (size_t i = 0; i < n; i++)
 		fr_sample_rng(&v[i], &rng);
 	bench_count(&a->rep, "scalars", n);
@@ -481,8 +481,8 @@ static int bench_ntt(struct bench_args *a, cuzk_error *err)
 			bench_phase(&a->rep, a->coset ? "coset ntt (device, median of 10)" : "ntt (device, median of 10)",
 				    ms, 0);
 	} else if (r == 0 && a->coset) {
-		r = cuzk_fail(err, CUZK_E_UNSUPPORTED, "backend %s: --coset is measured on a device only",
-			      a->be->name);
+		r = err_fail(err, CUZK_E_UNSUPPORTED, "backend %s: --coset is measured on a device only",
+			     a->be->name);
 	}
 	free(v);
 	return r;
@@ -560,7 +560,7 @@ static int run(int argc, char **argv, cuzk_error *err)
 	if (trace_s && (r = groth16_trace_new(&a.trace, "cuzk bench", err)) < 0)
 		return r;
 	if ((r = a.be->open(&a.ctx, 0, 0, err)) < 0)
-		cuzk_error_prefix(err, "--backend %s", a.be->name);
+		err_prefix(err, "--backend %s", a.be->name);
 	else {
 		r = benches[which].run(&a, err);
 		a.be->close(a.ctx);

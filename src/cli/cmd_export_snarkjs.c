@@ -92,7 +92,7 @@ static void put_g2(FILE *f, const g2_aff_t *p, const char *indent)
 static int open_json(FILE **ret, const char *path, cuzk_error *err)
 {
 	if (!(*ret = fopen(path, "we")))
-		return cuzk_fail_errno(err, errno, "%s: cannot create", path);
+		return err_fail_errno(err, errno, "%s: cannot create", path);
 	return 0;
 }
 
@@ -100,7 +100,7 @@ static int close_json(FILE *f, const char *path, cuzk_error *err)
 {
 	int bad = ferror(f);
 	if (fclose(f) != 0 || bad)
-		return cuzk_fail_errno(err, errno ? errno : EIO, "%s: write", path);
+		return err_fail_errno(err, errno ? errno : EIO, "%s: write", path);
 	return 0;
 }
 
@@ -149,12 +149,12 @@ static int make_dir(const char *dir, cuzk_error *err)
 	if (mkdir(dir, 0755) == 0 || errno == EEXIST) {
 		struct stat st;
 		if (stat(dir, &st) < 0)
-			return cuzk_fail_errno(err, errno, "%s", dir);
+			return err_fail_errno(err, errno, "%s", dir);
 		if (!S_ISDIR(st.st_mode))
-			return cuzk_fail(err, CUZK_E_INVAL, "%s: not a directory", dir);
+			return err_fail(err, CUZK_E_INVAL, "%s: not a directory", dir);
 		return 0;
 	}
-	return cuzk_fail_errno(err, errno, "%s: cannot create directory", dir);
+	return err_fail_errno(err, errno, "%s: cannot create directory", dir);
 }
 
 static int run(int argc, char **argv, cuzk_error *err)
@@ -177,13 +177,13 @@ static int run(int argc, char **argv, cuzk_error *err)
 	const char *names[3] = { "verification_key.json", "proof.json", "public.json" };
 	for (int i = 0; i < 3; i++)
 		if ((size_t)snprintf(path[i], sizeof(path[i]), "%s/%s", dir, names[i]) >= sizeof(path[i]))
-			return cuzk_fail(err, CUZK_E_INVAL, "%s: directory name too long", dir);
+			return err_fail(err, CUZK_E_INVAL, "%s: directory name too long", dir);
 	struct cli_statement st;
 	if ((r = cli_statement_load(&st, &paths, err)) < 0)
 		return r;
 	if (part >= st.n_proofs)
-		r = cuzk_fail(err, CUZK_E_INVAL, "%s: --partition %llu, but the file holds %zu proofs",
-			      paths.proof, (unsigned long long)part, st.n_proofs);
+		r = err_fail(err, CUZK_E_INVAL, "%s: --partition %llu, but the file holds %zu proofs",
+			     paths.proof, (unsigned long long)part, st.n_proofs);
 	if (r == 0)
 		r = make_dir(dir, err);
 	if (r == 0)

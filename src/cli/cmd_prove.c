@@ -22,8 +22,8 @@ static int prove_all(const struct groth16_backend *be, groth16_device *ctx, cons
 		if (r < 0)
 			return r;
 		if ((r = groth16_check_shape(p, &w, err)) < 0)
-			return cuzk_error_prefix(err, "%s (partition %u) does not fit %s", witness_path, part,
-						 params_path);
+			return err_prefix(err, "%s (partition %u) does not fit %s", witness_path, part,
+					  params_path);
 		fr_t rs[2];
 		if (seed_s)
 			groth16_seeded_rs(&rs[0], &rs[1], seed, part);
@@ -33,7 +33,7 @@ static int prove_all(const struct groth16_backend *be, groth16_device *ctx, cons
 		r = be->prove(ctx, p, &w, 0, &rs[0], &rs[1], &proofs[part], &t, err);
 		explicit_bzero(rs, sizeof(rs));
 		if (r < 0)
-			return cuzk_error_prefix(err, "%s, partition %u", witness_path, part);
+			return err_prefix(err, "%s, partition %u", witness_path, part);
 		total->total_ms += t.total_ms;
 		if (show_timings)
 			printf("partition %u: ntt %.1f ms, msm h %.1f, l %.1f, a %.1f, b_g1 %.1f, b_g2 %.1f, "
@@ -74,7 +74,7 @@ static int run(int argc, char **argv, cuzk_error *err)
 	/* The backend first: a missing GPU should not cost a params load. */
 	groth16_device *ctx = NULL;
 	if ((r = be->open(&ctx, 0, 0, err)) < 0)
-		return cuzk_error_prefix(err, "--backend %s", be->name);
+		return err_prefix(err, "--backend %s", be->name);
 	groth16_params p;
 	groth16_witness_map m;
 	groth16_proof *proofs = NULL;
@@ -87,7 +87,7 @@ static int run(int argc, char **argv, cuzk_error *err)
 	have_map = 1;
 	unsigned parts = m.desc.hdr.num_partitions;
 	if (!(proofs = calloc(parts, sizeof(*proofs)))) {
-		r = cuzk_fail(err, CUZK_E_NOMEM, "%s: no memory for %u proofs", witness_path, parts);
+		r = err_fail(err, CUZK_E_NOMEM, "%s: no memory for %u proofs", witness_path, parts);
 		goto out;
 	}
 	groth16_timings total = { 0 };

@@ -30,7 +30,7 @@ static int write_params(const struct setup_args *a, cuzk_error *err)
 	if ((r = cli_backend_find(&be, a->backend_s, err)) < 0)
 		return r;
 	if ((r = be->open(&dev, 0, 0, err)) < 0)
-		return cuzk_error_prefix(err, "--backend %s", be->name);
+		return err_prefix(err, "--backend %s", be->name);
 	if (be->setup_engine)
 		r = be->setup_engine(dev, &engine, err);
 	struct cli_progress pr;
@@ -73,7 +73,7 @@ static int run(int argc, char **argv, cuzk_error *err)
 	if (seed_s)
 		r = cli_parse_u64("seed", seed_s, 0, UINT64_MAX, &a.seed, err);
 	else
-		r = cuzk_getrandom(&a.seed, sizeof(a.seed), err);
+		r = rand_getrandom(&a.seed, sizeof(a.seed), err);
 	if (r < 0)
 		return r;
 	groth16_row_source rows;
@@ -100,7 +100,7 @@ static int run(int argc, char **argv, cuzk_error *err)
 		r = write_params(&a, err);
 		r1cs_free(&cs);
 		if (r < 0)
-			cuzk_error_prefix(err, "%s", a.r1cs_path);
+			err_prefix(err, "%s", a.r1cs_path);
 	}
 	if (r == 0)
 		fprintf(stderr, "cuzk setup: development setup: INSECURE, for tests and benchmarks only\n");

@@ -71,7 +71,7 @@ static int run(int argc, char **argv, cuzk_error *err)
 	cuzk_buffer *w = NULL;
 	uint64_t id, job;
 	if (!done)
-		return cuzk_fail(err, CUZK_E_NOMEM, "out of memory");
+		return err_fail(err, CUZK_E_NOMEM, "out of memory");
 	if ((r = cuzk_connect(&c, cli_daemon_socket(sock), NULL, err)) < 0) {
 		free(done);
 		return r;
@@ -88,7 +88,7 @@ static int run(int argc, char **argv, cuzk_error *err)
 			goto out;
 	} while (done->request_id != id);
 	if (done->status != 0) {
-		r = cuzk_fail(err, done->status, "job %llu: %s", (unsigned long long)job, done->message);
+		r = err_fail(err, done->status, "job %llu: %s", (unsigned long long)job, done->message);
 		goto out;
 	}
 	if ((r = cli_write_file(out, done->proof, (size_t)done->num_partitions * CUZK_PROOF_BYTES, err)) < 0)

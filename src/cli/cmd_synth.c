@@ -33,17 +33,17 @@ static int run(int argc, char **argv, cuzk_error *err)
 	if ((r = wtns_read(&z, &z_len, wtns_path, err)) < 0)
 		goto out;
 	if (z_len != cs.num_inputs + cs.num_aux) {
-		r = cuzk_fail(err, CUZK_E_MISMATCH, "%s: %zu values, but %s has %zu variables", wtns_path,
-			      z_len, r1cs_path, cs.num_inputs + cs.num_aux);
+		r = err_fail(err, CUZK_E_MISMATCH, "%s: %zu values, but %s has %zu variables", wtns_path,
+			     z_len, r1cs_path, cs.num_inputs + cs.num_aux);
 		goto out;
 	}
 	if ((r = groth16_synthesize(&s, &cs, z, z_len, err)) < 0) {
-		cuzk_error_prefix(err, "%s", r1cs_path);
+		err_prefix(err, "%s", r1cs_path);
 		goto out;
 	}
 	have_synth = 1;
 	if ((r = groth16_synth_check(&s, err)) < 0) {
-		cuzk_error_prefix(err, "%s does not satisfy %s", wtns_path, r1cs_path);
+		err_prefix(err, "%s does not satisfy %s", wtns_path, r1cs_path);
 		goto out;
 	}
 	r = groth16_witness_file_write(out_path, &s, z, err);

@@ -19,7 +19,7 @@ static int run(int argc, char **argv, cuzk_error *err)
 		return r;
 	for (size_t i = 0; i < st.n_proofs; i++) {
 		if ((r = groth16_verify(&st.vk, cli_inputs_of(&st.in, i), st.in.n, &st.proofs[i], err)) < 0) {
-			cuzk_error_prefix(err, "%s, partition %zu (inputs from %s)", paths.proof, i, st.inputs_path);
+			err_prefix(err, "%s, partition %zu (inputs from %s)", paths.proof, i, st.inputs_path);
 			break;
 		}
 	}

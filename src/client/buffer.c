@@ -48,26 +48,26 @@ static int map_memfd(const char *name, uint64_t want, enum cuzk_page_kind kind, 
 	/* Whole huge pages: hugetlb requires it, and THP can then back the
 	 * tail too. */
 	uint64_t size = kind == CUZK_PAGES_SMALL ? want : round_up(want, huge);
-	int fd = cuzk_memfd_new(name, flags, size, err);
+	int fd = memfd_new(name, flags, size, err);
 	if (fd < 0)
 		return fd;
 	void *map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (map == MAP_FAILED) {
 		int e = errno;
 		close(fd);
-		return cuzk_fail_errno(err, e, "mmap(%s, %llu bytes)", name, (unsigned long long)size);
+		return err_fail_errno(err, e, "mmap(%s, %llu bytes)", name, (unsigned long long)size);
 	}
 	if (kind == CUZK_PAGES_THP && madvise(map, size, MADV_HUGEPAGE) < 0) {
 		int e = errno;
 		munmap(map, size);
 		close(fd);
-		return cuzk_fail_errno(err, e, "madvise(%s, MADV_HUGEPAGE)", name);
+		return err_fail_errno(err, e, "madvise(%s, MADV_HUGEPAGE)", name);
 	}
 	if (populate(map, size) < 0) {
 		int e = errno;
 		munmap(map, size);
 		close(fd);
-		return cuzk_fail_errno(err, e, "backing %s (%llu bytes) with memory", name, (unsigned long long)size);
+		return err_fail_errno(err, e, "backing %s (%llu bytes) with memory", name, (unsigned long long)size);
 	}
 	*ret_fd = fd;
 	*ret_map = map;
@@ -75,22 +75,22 @@ static int map_memfd(const char *name, uint64_t want, enum cuzk_page_kind kind, 
 	return 0;
 }
 
-int cuzk_buffer_alloc_env(cuzk_client *c, cuzk_buffer **ret, const struct cuzk_dims *dims,
-			  const struct cuzk_page_env *env, cuzk_error *err)
+int buffer_alloc_env(cuzk_client *c, cuzk_buffer **ret, const struct cuzk_dims *dims,
+		     const struct pages_env *env, cuzk_error *err)
 {
 	char name[96], reason[CUZK_ERRMSG_MAX + 128];
 	int r;
 
 	if (!ret || !dims)
-		return cuzk_fail(err, CUZK_E_INVAL, "cuzk_buffer_alloc: NULL argument");
+		return err_fail(err, CUZK_E_INVAL, "cuzk_buffer_alloc: NULL argument");
 	if (dims->reserved[0] || dims->reserved[1])
-		return cuzk_fail(err, CUZK_E_INVAL, "cuzk_buffer_alloc: reserved fields of cuzk_dims are not zero");
+		return err_fail(err, CUZK_E_INVAL, "cuzk_buffer_alloc: reserved fields of cuzk_dims are not zero");
 	cuzk_buffer *b = calloc(1, sizeof(*b));
 	if (!b)
-		return cuzk_fail(err, CUZK_E_NOMEM, "cuzk_buffer_alloc: out of memory");
+		return err_fail(err, CUZK_E_NOMEM, "cuzk_buffer_alloc: out of memory");
 	b->fd = -1;
-	r = cuzk_witness_layout(&b->desc, dims->num_constraints, dims->num_inputs, dims->num_aux,
-				dims->num_partitions, dims->flags, err);
+	r = witness_layout(&b->desc, dims->num_constraints, dims->num_inputs, dims->num_aux,
+			   dims->num_partitions, dims->flags, err);
 	if (r < 0)
 		goto fail;
 	/* Named for /proc/PID/fd and /proc/PID/maps: which witness this is. */
@@ -98,14 +98,14 @@ int cuzk_buffer_alloc_env(cuzk_client *c, cuzk_buffer **ret, const struct cuzk_d
 		 (unsigned long long)dims->num_constraints);
 
 	uint64_t huge = env->hugetlb_size ? env->hugetlb_size : HUGE_2M;
-	enum cuzk_page_kind kind = cuzk_pages_choose(env, b->desc.file_size, reason, sizeof(reason));
+	enum cuzk_page_kind kind = pages_choose(env, b->desc.file_size, reason, sizeof(reason));
 	cuzk_error tried;
 	r = map_memfd(name, b->desc.file_size, kind, huge, &b->fd, &b->map, &b->size, &tried);
 	/* A pool that looked big enough can still fail (another process took
 	 * the pages first); madvise fails on kernels without THP.  Both fall
 	 * back one step, and say why. */
 	if (r < 0 && kind == CUZK_PAGES_HUGETLB) {
-		kind = cuzk_pages_thp_usable(env->thp_shmem) ? CUZK_PAGES_THP : CUZK_PAGES_SMALL;
+		kind = pages_thp_usable(env->thp_shmem) ? CUZK_PAGES_THP : CUZK_PAGES_SMALL;
 		snprintf(reason, sizeof(reason), "%s (hugetlb allocation failed: %s)",
 			 kind == CUZK_PAGES_THP ? "shmem transparent huge pages" : "4 KiB pages", tried.msg);
 		r = map_memfd(name, b->desc.file_size, kind, huge, &b->fd, &b->map, &b->size, &tried);
@@ -126,9 +126,9 @@ int cuzk_buffer_alloc_env(cuzk_client *c, cuzk_buffer **ret, const struct cuzk_d
 	int level = kind == CUZK_PAGES_SMALL && b->size >= CUZK_PAGES_WARN_BYTES ? 4 : 6;
 	if (reason[0] && c && (!c->pages_reason_level || level < c->pages_reason_level)) {
 		c->pages_reason_level = level;
-		cuzk_client_log(c, level, "witness buffers get %s", reason);
+		client_log(c, level, "witness buffers get %s", reason);
 	}
-	cuzk_witness_write_header(b->map, &b->desc);
+	witness_write_header(b->map, &b->desc);
 	*ret = b;
 	return 0;
 
@@ -139,11 +139,11 @@ fail:
 
 int cuzk_buffer_alloc(cuzk_client *c, cuzk_buffer **ret, const struct cuzk_dims *dims, cuzk_error *err)
 {
-	struct cuzk_page_env env;
-	cuzk_pages_probe(&env, "");
+	struct pages_env env;
+	pages_probe(&env, "");
 	if (c)
 		pthread_mutex_lock(&c->lock);
-	int r = cuzk_buffer_alloc_env(c, ret, dims, &env, err);
+	int r = buffer_alloc_env(c, ret, dims, &env, err);
 	if (c)
 		pthread_mutex_unlock(&c->lock);
 	return r;
@@ -197,15 +197,15 @@ enum cuzk_page_kind cuzk_buffer_pages(const cuzk_buffer *b)
 	return b->pages;
 }
 
-int cuzk_buffer_seal(cuzk_buffer *b, cuzk_error *err)
+int buffer_seal(cuzk_buffer *b, cuzk_error *err)
 {
 	int seals = fcntl(b->fd, F_GET_SEALS);
 	if (seals < 0)
-		return cuzk_fail_errno(err, errno, "F_GET_SEALS on the witness buffer");
+		return err_fail_errno(err, errno, "F_GET_SEALS on the witness buffer");
 	if (seals & F_SEAL_SEAL)
 		return 0;
 	/* Not F_SEAL_WRITE: the buffer is written again for the next proof. */
 	if (fcntl(b->fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) < 0)
-		return cuzk_fail_errno(err, errno, "F_ADD_SEALS on the witness buffer");
+		return err_fail_errno(err, errno, "F_ADD_SEALS on the witness buffer");
 	return 0;
 }

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static int copy_sections(cuzk_buffer *b, const uint8_t *src, const struct cuzk_witness_desc *d)
+static int copy_sections(cuzk_buffer *b, const uint8_t *src, const struct witness_desc *d)
 {
 	for (uint32_t p = 0; p < d->hdr.num_partitions; p++) {
 		struct cuzk_partition dst;
@@ -29,29 +29,29 @@ static int copy_sections(cuzk_buffer *b, const uint8_t *src, const struct cuzk_w
 int cuzk_buffer_load_file(cuzk_client *c, cuzk_buffer **ret, const char *path, cuzk_error *err)
 {
 	struct stat st;
-	struct cuzk_witness_desc d;
+	struct witness_desc d;
 	cuzk_buffer *b = NULL;
 	int r;
 
 	if (!ret || !path)
-		return cuzk_fail(err, CUZK_E_INVAL, "cuzk_buffer_load_file: NULL argument");
+		return err_fail(err, CUZK_E_INVAL, "cuzk_buffer_load_file: NULL argument");
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return cuzk_fail_errno(err, errno, "%s", path);
+		return err_fail_errno(err, errno, "%s", path);
 	if (fstat(fd, &st) < 0) {
-		r = cuzk_fail_errno(err, errno, "fstat(%s)", path);
+		r = err_fail_errno(err, errno, "fstat(%s)", path);
 		close(fd);
 		return r;
 	}
 	if (!S_ISREG(st.st_mode) || st.st_size == 0) {
 		close(fd);
-		return cuzk_fail(err, CUZK_E_FORMAT, "%s: not a non-empty regular file", path);
+		return err_fail(err, CUZK_E_FORMAT, "%s: not a non-empty regular file", path);
 	}
 	void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);
 	if (map == MAP_FAILED)
-		return cuzk_fail_errno(err, errno, "mmap(%s)", path);
-	if ((r = cuzk_witness_parse(&d, map, (uint64_t)st.st_size, path, err)) < 0)
+		return err_fail_errno(err, errno, "mmap(%s)", path);
+	if ((r = witness_parse(&d, map, (uint64_t)st.st_size, path, err)) < 0)
 		goto out;
 	const struct cuzk_dims dims = {
 		.num_constraints = d.hdr.num_constraints,

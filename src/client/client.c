@@ -17,7 +17,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-void cuzk_client_log(cuzk_client *c, int level, const char *fmt, ...)
+void client_log(cuzk_client *c, int level, const char *fmt, ...)
 {
 	char line[1024];
 	va_list ap;
@@ -34,11 +34,11 @@ void cuzk_client_log(cuzk_client *c, int level, const char *fmt, ...)
 static int recv_plain(cuzk_client *c, size_t *ret_len, cuzk_error *err)
 {
 	unsigned nfds = 0;
-	int r = cuzk_msg_recv(c->sock, c->rx, CUZK_MSG_MAX, ret_len, NULL, 0, &nfds, err);
+	int r = msg_recv(c->sock, c->rx, CUZK_MSG_MAX, ret_len, NULL, 0, &nfds, err);
 	if (r < 0)
-		return cuzk_error_prefix(err, "daemon connection");
+		return err_prefix(err, "daemon connection");
 	if (*ret_len == 0)
-		return cuzk_fail(err, CUZK_E_IO, "daemon closed the connection");
+		return err_fail(err, CUZK_E_IO, "daemon closed the connection");
 	return 0;
 }
 
@@ -47,17 +47,17 @@ static int recv_plain(cuzk_client *c, size_t *ret_len, cuzk_error *err)
  * connection: report it. */
 static int check_reply(cuzk_client *c, uint64_t id, size_t len, uint64_t *ret_job_id, cuzk_error *err)
 {
-	struct cuzk_msg_reply rep;
+	struct msg_reply rep;
 	int r;
-	if ((r = cuzk_msg_parse_reply(&rep, c->rx, len, err)) < 0)
-		return cuzk_error_prefix(err, "daemon reply");
+	if ((r = msg_parse_reply(&rep, c->rx, len, err)) < 0)
+		return err_prefix(err, "daemon reply");
 	if (rep.hdr.request_id != id && rep.hdr.request_id != 0)
-		return cuzk_fail(err, CUZK_E_PROTOCOL, "daemon replied to request %llu, expected %llu",
-				 (unsigned long long)rep.hdr.request_id, (unsigned long long)id);
+		return err_fail(err, CUZK_E_PROTOCOL, "daemon replied to request %llu, expected %llu",
+				(unsigned long long)rep.hdr.request_id, (unsigned long long)id);
 	if (rep.status != 0)
-		return cuzk_fail(err, (int)rep.status, "cuzkd: %s", rep.message);
+		return err_fail(err, (int)rep.status, "cuzkd: %s", rep.message);
 	if (rep.hdr.request_id != id)
-		return cuzk_fail(err, CUZK_E_PROTOCOL, "daemon sent an empty reply for request 0");
+		return err_fail(err, CUZK_E_PROTOCOL, "daemon sent an empty reply for request 0");
 	if (ret_job_id)
 		*ret_job_id = rep.job_id;
 	return 0;
@@ -81,45 +81,45 @@ static int broken(cuzk_client *c, int r)
 
 static int say_hello(cuzk_client *c, const struct cuzk_connect_opts *opts, cuzk_error *err)
 {
-	struct cuzk_msg_hello hello;
+	struct msg_hello hello;
 	int fds[3];
 	unsigned nfds = 0;
 	size_t len;
 
 	memset(&hello, 0, sizeof(hello));
-	cuzk_msg_init(&hello.hdr, CUZK_MSG_HELLO, sizeof(hello), c->next_id++);
+	msg_init(&hello.hdr, CUZK_MSG_HELLO, sizeof(hello), c->next_id++);
 	hello.max_inflight = opts ? opts->max_inflight : 0;
 	hello.ring_slots = opts ? opts->ring_slots : 0;
 	/* A daemon that refuses the connection (too many clients, draining)
 	 * answers before our hello and closes: then the send fails, and its
 	 * reply, still queued, says why. */
 	cuzk_error send_err;
-	int sent = cuzk_msg_send(c->sock, &hello, sizeof(hello), NULL, 0, &send_err);
-	int r = cuzk_msg_recv(c->sock, c->rx, CUZK_MSG_MAX, &len, fds, 3, &nfds, err);
+	int sent = msg_send(c->sock, &hello, sizeof(hello), NULL, 0, &send_err);
+	int r = msg_recv(c->sock, c->rx, CUZK_MSG_MAX, &len, fds, 3, &nfds, err);
 	if (sent < 0 && (r < 0 || len == 0)) {
 		if (err)
 			*err = send_err;
 		return sent;
 	}
 	if (r < 0)
-		return cuzk_error_prefix(err, "hello");
+		return err_prefix(err, "hello");
 	if (len == 0)
-		return cuzk_fail(err, CUZK_E_IO, "hello: daemon closed the connection");
+		return err_fail(err, CUZK_E_IO, "hello: daemon closed the connection");
 
-	struct cuzk_msg_hdr hdr;
-	if ((r = cuzk_msg_parse_hdr(&hdr, c->rx, len, err)) < 0)
+	struct msg_header hdr;
+	if ((r = msg_parse_header(&hdr, c->rx, len, err)) < 0)
 		goto close_fds;
 	if (hdr.type == CUZK_MSG_REPLY) {
-		struct cuzk_msg_reply rep;
-		if ((r = cuzk_msg_parse_reply(&rep, c->rx, len, err)) == 0)
-			r = cuzk_fail(err, rep.status ? (int)rep.status : CUZK_E_PROTOCOL, "cuzkd refused hello: %s",
-				      rep.message);
+		struct msg_reply rep;
+		if ((r = msg_parse_reply(&rep, c->rx, len, err)) == 0)
+			r = err_fail(err, rep.status ? (int)rep.status : CUZK_E_PROTOCOL, "cuzkd refused hello: %s",
+				     rep.message);
 		goto close_fds;
 	}
-	if ((r = cuzk_msg_parse_hello_reply(&c->hello, c->rx, len, err)) < 0)
+	if ((r = msg_parse_hello_reply(&c->hello, c->rx, len, err)) < 0)
 		goto close_fds;
 	if (nfds != 3) {
-		r = cuzk_fail(err, CUZK_E_FD, "hello reply carried %u fds, expected 3", nfds);
+		r = err_fail(err, CUZK_E_FD, "hello reply carried %u fds, expected 3", nfds);
 		goto close_fds;
 	}
 	c->ring_fd = fds[0];
@@ -130,8 +130,8 @@ static int say_hello(cuzk_client *c, const struct cuzk_connect_opts *opts, cuzk_
 	 * mutex would stall every thread. */
 	int fl = fcntl(c->efd, F_GETFL);
 	if (fl < 0 || fcntl(c->efd, F_SETFL, fl | O_NONBLOCK) < 0)
-		return cuzk_fail_errno(err, errno, "hello: the daemon's eventfd");
-	return cuzk_ring_consumer_open(&c->ring, c->ring_fd, c->head_fd, &c->hello, err);
+		return err_fail_errno(err, errno, "hello: the daemon's eventfd");
+	return ring_consumer_open(&c->ring, c->ring_fd, c->head_fd, &c->hello, err);
 
 close_fds:
 	for (unsigned i = 0; i < nfds; i++)
@@ -144,13 +144,13 @@ close_fds:
 static int connect_failed(int e, const char *path, cuzk_error *err)
 {
 	if (e != ENOENT && e != ECONNREFUSED)
-		return cuzk_fail_errno(err, e, "connect(%s)", path);
+		return err_fail_errno(err, e, "connect(%s)", path);
 	int code = e == ENOENT ? CUZK_E_NOTFOUND : CUZK_E_IO;
 	if (strcmp(path, CUZK_DEFAULT_SOCKET) == 0)
-		return cuzk_fail(err, code, "cuzkd is not listening on %s (connect: %s); start it with "
-				 "'systemctl start cuzkd.socket', or run 'cuzkd --socket %s'", path, strerror(e), path);
-	return cuzk_fail(err, code, "cuzkd is not listening on %s (connect: %s); start one there with "
-			 "'cuzkd --socket %s'", path, strerror(e), path);
+		return err_fail(err, code, "cuzkd is not listening on %s (connect: %s); start it with "
+				"'systemctl start cuzkd.socket', or run 'cuzkd --socket %s'", path, strerror(e), path);
+	return err_fail(err, code, "cuzkd is not listening on %s (connect: %s); start one there with "
+			"'cuzkd --socket %s'", path, strerror(e), path);
 }
 
 int cuzk_connect(cuzk_client **ret, const char *socket_path, const struct cuzk_connect_opts *opts,
@@ -160,18 +160,18 @@ int cuzk_connect(cuzk_client **ret, const char *socket_path, const struct cuzk_c
 	int r;
 
 	if (!ret || !socket_path)
-		return cuzk_fail(err, CUZK_E_INVAL, "cuzk_connect: NULL argument");
+		return err_fail(err, CUZK_E_INVAL, "cuzk_connect: NULL argument");
 	if (opts && (opts->reserved[0] || opts->reserved[1] || opts->reserved[2] || opts->reserved[3]))
-		return cuzk_fail(err, CUZK_E_INVAL, "cuzk_connect: reserved fields of cuzk_connect_opts are not zero");
+		return err_fail(err, CUZK_E_INVAL, "cuzk_connect: reserved fields of cuzk_connect_opts are not zero");
 	if (strlen(socket_path) >= sizeof(sa.sun_path))
-		return cuzk_fail(err, CUZK_E_INVAL, "socket path %s is longer than %zu bytes", socket_path,
-				 sizeof(sa.sun_path) - 1);
+		return err_fail(err, CUZK_E_INVAL, "socket path %s is longer than %zu bytes", socket_path,
+				sizeof(sa.sun_path) - 1);
 	strcpy(sa.sun_path, socket_path);
 
 	cuzk_client *c = calloc(1, sizeof(*c));
 	if (!c || !(c->rx = malloc(CUZK_MSG_MAX))) {
 		free(c);
-		return cuzk_fail(err, CUZK_E_NOMEM, "cuzk_connect: out of memory");
+		return err_fail(err, CUZK_E_NOMEM, "cuzk_connect: out of memory");
 	}
 	c->sock = c->efd = c->ring_fd = c->head_fd = -1;
 	c->next_id = 1;
@@ -182,11 +182,11 @@ int cuzk_connect(cuzk_client **ret, const char *socket_path, const struct cuzk_c
 	if ((r = pthread_mutex_init(&c->lock, NULL)) != 0) {
 		free(c->rx);
 		free(c);
-		return cuzk_fail_errno(err, r, "pthread_mutex_init");
+		return err_fail_errno(err, r, "pthread_mutex_init");
 	}
 	c->sock = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
 	if (c->sock < 0) {
-		r = cuzk_fail_errno(err, errno, "socket(AF_UNIX, SOCK_SEQPACKET)");
+		r = err_fail_errno(err, errno, "socket(AF_UNIX, SOCK_SEQPACKET)");
 		goto fail;
 	}
 	if (connect(c->sock, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
@@ -194,7 +194,7 @@ int cuzk_connect(cuzk_client **ret, const char *socket_path, const struct cuzk_c
 		goto fail;
 	}
 	if ((r = say_hello(c, opts, err)) < 0) {
-		cuzk_error_prefix(err, "%s", socket_path);
+		err_prefix(err, "%s", socket_path);
 		goto fail;
 	}
 	*ret = c;
@@ -209,7 +209,7 @@ void cuzk_disconnect(cuzk_client *c)
 {
 	if (!c)
 		return;
-	cuzk_ring_consumer_close(&c->ring);
+	ring_consumer_close(&c->ring);
 	int fds[] = { c->sock, c->efd, c->ring_fd, c->head_fd };
 	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++)
 		if (fds[i] >= 0)
@@ -236,19 +236,19 @@ int cuzk_client_eventfd(const cuzk_client *c)
 int cuzk_submit(cuzk_client *c, cuzk_buffer *b, const struct cuzk_request *req, uint64_t *ret_id,
 		uint64_t *ret_job_id, cuzk_error *err)
 {
-	struct cuzk_msg_prove m;
+	struct msg_prove m;
 	int r;
 
 	if (!c || !b || !req || !req->srs || !ret_id)
-		return cuzk_fail(err, CUZK_E_INVAL, "cuzk_submit: NULL argument");
+		return err_fail(err, CUZK_E_INVAL, "cuzk_submit: NULL argument");
 	if (req->reserved[0] || req->reserved[1])
-		return cuzk_fail(err, CUZK_E_INVAL, "cuzk_submit: reserved fields of cuzk_request are not zero");
+		return err_fail(err, CUZK_E_INVAL, "cuzk_submit: reserved fields of cuzk_request are not zero");
 	size_t n = strlen(req->srs);
 	if (n == 0 || n > CUZK_SRS_NAME_MAX)
-		return cuzk_fail(err, CUZK_E_INVAL, "SRS name of %zu bytes (1..%u allowed)", n, CUZK_SRS_NAME_MAX);
+		return err_fail(err, CUZK_E_INVAL, "SRS name of %zu bytes (1..%u allowed)", n, CUZK_SRS_NAME_MAX);
 	if (req->priority >= CUZK_PRIORITY__COUNT)
-		return cuzk_fail(err, CUZK_E_INVAL, "priority %u not in 0..%u", req->priority,
-				 CUZK_PRIORITY__COUNT - 1);
+		return err_fail(err, CUZK_E_INVAL, "priority %u not in 0..%u", req->priority,
+				CUZK_PRIORITY__COUNT - 1);
 
 	memset(&m, 0, sizeof(m));
 	m.priority = req->priority;
@@ -258,20 +258,20 @@ int cuzk_submit(cuzk_client *c, cuzk_buffer *b, const struct cuzk_request *req, 
 
 	pthread_mutex_lock(&c->lock);
 	uint64_t id = c->next_id++;
-	cuzk_msg_init(&m.hdr, CUZK_MSG_PROVE, sizeof(m), id);
+	msg_init(&m.hdr, CUZK_MSG_PROVE, sizeof(m), id);
 	/* Check our own message with the daemon's parser: a bad flag is the
 	 * caller's mistake and is named here, not after a round trip. */
-	struct cuzk_msg_prove checked;
-	if ((r = cuzk_msg_parse_prove(&checked, &m, sizeof(m), err)) < 0) {
+	struct msg_prove checked;
+	if ((r = msg_parse_prove(&checked, &m, sizeof(m), err)) < 0) {
 		if (err)
 			err->code = CUZK_E_INVAL;
 		r = -CUZK_E_INVAL;
 		goto out;
 	}
-	if ((r = cuzk_buffer_seal(b, err)) < 0)
+	if ((r = buffer_seal(b, err)) < 0)
 		goto out;
 	int fd = b->fd;
-	if ((r = cuzk_msg_send(c->sock, &m, sizeof(m), &fd, 1, err)) < 0)
+	if ((r = msg_send(c->sock, &m, sizeof(m), &fd, 1, err)) < 0)
 		goto out;
 	uint64_t job = 0;
 	if ((r = broken(c, expect_reply(c, id, &job, err))) < 0)
@@ -288,7 +288,7 @@ out:
  * gone to sleep after we drained the eventfd. */
 static void pass_wakeup(cuzk_client *c)
 {
-	uint64_t tail = __atomic_load_n(&((const struct cuzk_ring_ctrl *)c->ring.ring)->tail, __ATOMIC_ACQUIRE);
+	uint64_t tail = __atomic_load_n(&((const struct ring_ctrl *)c->ring.ring)->tail, __ATOMIC_ACQUIRE);
 	uint64_t one = 1;
 	if (tail != c->ring.head && write(c->efd, &one, sizeof(one)) < 0) {
 		/* EAGAIN: the counter is already huge, so waiters wake anyway. */
@@ -297,13 +297,13 @@ static void pass_wakeup(cuzk_client *c)
 
 static int poll_locked(cuzk_client *c, struct cuzk_completion *ret, cuzk_error *err)
 {
-	struct cuzk_ring_rec rec;
+	struct ring_rec rec;
 	uint64_t count;
 	/* Drain before looking, so a completion written after the look leaves
 	 * the eventfd readable for the next sleep. */
 	if (read(c->efd, &count, sizeof(count)) < 0 && errno != EAGAIN)
-		return cuzk_fail_errno(err, errno, "reading the daemon's eventfd");
-	int r = cuzk_ring_pop(&c->ring, &rec, &ret->proof[0][0], err);
+		return err_fail_errno(err, errno, "reading the daemon's eventfd");
+	int r = ring_pop(&c->ring, &rec, &ret->proof[0][0], err);
 	if (r <= 0)
 		return r;
 	ret->request_id = rec.request_id;
@@ -326,15 +326,15 @@ int cuzk_poll(cuzk_client *c, struct cuzk_completion *ret, cuzk_error *err)
 /* The daemon's last words on a closed connection, if it left any. */
 static int connection_lost(cuzk_client *c, cuzk_error *err)
 {
-	struct cuzk_msg_reply rep;
+	struct msg_reply rep;
 	size_t len;
 	cuzk_error ignored;
 	pthread_mutex_lock(&c->lock);
-	int r = cuzk_msg_recv(c->sock, c->rx, CUZK_MSG_MAX, &len, NULL, 0, &(unsigned){ 0 }, &ignored);
-	if (r == 0 && len && cuzk_msg_parse_reply(&rep, c->rx, len, &ignored) == 0 && rep.status)
-		r = cuzk_fail(err, CUZK_E_IO, "cuzkd closed the connection: %s", rep.message);
+	int r = msg_recv(c->sock, c->rx, CUZK_MSG_MAX, &len, NULL, 0, &(unsigned){ 0 }, &ignored);
+	if (r == 0 && len && msg_parse_reply(&rep, c->rx, len, &ignored) == 0 && rep.status)
+		r = err_fail(err, CUZK_E_IO, "cuzkd closed the connection: %s", rep.message);
 	else
-		r = cuzk_fail(err, CUZK_E_IO, "cuzkd closed the connection");
+		r = err_fail(err, CUZK_E_IO, "cuzkd closed the connection");
 	pthread_mutex_unlock(&c->lock);
 	return r;
 }
@@ -364,7 +364,7 @@ int cuzk_wait_fd(cuzk_client *c, struct cuzk_completion *ret, int timeout_ms, in
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
-			return cuzk_fail_errno(err, errno, "poll on the daemon's eventfd");
+			return err_fail_errno(err, errno, "poll on the daemon's eventfd");
 		if (n == 0)
 			return 0;
 		if (pfd[0].revents & POLLIN)
@@ -376,9 +376,9 @@ int cuzk_wait_fd(cuzk_client *c, struct cuzk_completion *ret, int timeout_ms, in
 			return connection_lost(c, err);
 		}
 		if (pfd[2].revents & POLLNVAL)
-			return cuzk_fail(err, CUZK_E_INVAL, "wake fd %d is not open", wake_fd);
+			return err_fail(err, CUZK_E_INVAL, "wake fd %d is not open", wake_fd);
 		if (pfd[2].revents & (POLLIN | POLLHUP | POLLERR))
-			return cuzk_fail(err, CUZK_E_CANCELLED, "wait interrupted through fd %d", wake_fd);
+			return err_fail(err, CUZK_E_CANCELLED, "wait interrupted through fd %d", wake_fd);
 	}
 }
 
@@ -387,14 +387,14 @@ int cuzk_wait(cuzk_client *c, struct cuzk_completion *ret, int timeout_ms, cuzk_
 	return cuzk_wait_fd(c, ret, timeout_ms, -1, err);
 }
 
-static int cancel(cuzk_client *c, uint64_t id, enum cuzk_cancel_scope scope, cuzk_error *err)
+static int cancel(cuzk_client *c, uint64_t id, enum msg_cancel_scope scope, cuzk_error *err)
 {
-	struct cuzk_msg_cancel m;
+	struct msg_cancel m;
 	memset(&m, 0, sizeof(m));
-	cuzk_msg_init(&m.hdr, CUZK_MSG_CANCEL, sizeof(m), id);
+	msg_init(&m.hdr, CUZK_MSG_CANCEL, sizeof(m), id);
 	m.scope = (uint32_t)scope;
 	pthread_mutex_lock(&c->lock);
-	int r = cuzk_msg_send(c->sock, &m, sizeof(m), NULL, 0, err);
+	int r = msg_send(c->sock, &m, sizeof(m), NULL, 0, err);
 	if (r == 0)
 		r = broken(c, expect_reply(c, id, NULL, err));
 	pthread_mutex_unlock(&c->lock);
@@ -414,25 +414,25 @@ int cuzk_cancel_job(cuzk_client *c, uint64_t job_id, cuzk_error *err)
 /* Collects TEXT chunks answering tag into one malloc'd string. */
 static int recv_text(cuzk_client *c, uint64_t tag, char **ret, size_t *ret_len, cuzk_error *err)
 {
-	struct cuzk_text t;
+	struct text_answer t;
 	int r;
 
-	cuzk_text_init(&t, tag);
+	text_init(&t, tag);
 	do {
 		size_t len;
-		struct cuzk_msg_hdr hdr;
-		if ((r = recv_plain(c, &len, err)) < 0 || (r = cuzk_msg_parse_hdr(&hdr, c->rx, len, err)) < 0)
+		struct msg_header hdr;
+		if ((r = recv_plain(c, &len, err)) < 0 || (r = msg_parse_header(&hdr, c->rx, len, err)) < 0)
 			break;
 		if (hdr.type == CUZK_MSG_REPLY) {
 			r = check_reply(c, tag, len, NULL, err);
 			if (r == 0)
-				r = cuzk_fail(err, CUZK_E_PROTOCOL, "daemon answered a text request with an empty reply");
+				r = err_fail(err, CUZK_E_PROTOCOL, "daemon answered a text request with an empty reply");
 			break;
 		}
-		r = cuzk_text_add(&t, c->rx, len, err);
+		r = text_add(&t, c->rx, len, err);
 	} while (r == 0);
 	if (r < 0) {
-		cuzk_text_free(&t);
+		text_free(&t);
 		return r;
 	}
 	*ret = t.text;
@@ -443,12 +443,12 @@ static int recv_text(cuzk_client *c, uint64_t tag, char **ret, size_t *ret_len, 
 static int text_request(cuzk_client *c, void *msg, size_t len, char **ret, size_t *ret_len,
 			cuzk_error *err)
 {
-	struct cuzk_msg_hdr *hdr = msg;
+	struct msg_header *hdr = msg;
 	if (!ret || !ret_len)
-		return cuzk_fail(err, CUZK_E_INVAL, "NULL result pointer");
+		return err_fail(err, CUZK_E_INVAL, "NULL result pointer");
 	pthread_mutex_lock(&c->lock);
 	hdr->request_id = c->next_id++;
-	int r = cuzk_msg_send(c->sock, msg, len, NULL, 0, err);
+	int r = msg_send(c->sock, msg, len, NULL, 0, err);
 	if (r == 0)
 		r = broken(c, recv_text(c, hdr->request_id, ret, ret_len, err));
 	pthread_mutex_unlock(&c->lock);
@@ -458,19 +458,19 @@ static int text_request(cuzk_client *c, void *msg, size_t len, char **ret, size_
 int cuzk_daemon_status(cuzk_client *c, enum cuzk_status_format format, char **ret, size_t *ret_len,
 		       cuzk_error *err)
 {
-	struct cuzk_msg_status m;
+	struct msg_status m;
 	if (format != CUZK_STATUS_TEXT && format != CUZK_STATUS_JSON && format != CUZK_STATUS_PARAMS)
-		return cuzk_fail(err, CUZK_E_INVAL, "unknown status format %d", (int)format);
+		return err_fail(err, CUZK_E_INVAL, "unknown status format %d", (int)format);
 	memset(&m, 0, sizeof(m));
-	cuzk_msg_init(&m.hdr, CUZK_MSG_STATUS, sizeof(m), 0);
+	msg_init(&m.hdr, CUZK_MSG_STATUS, sizeof(m), 0);
 	m.format = (uint32_t)format;
 	return text_request(c, &m, sizeof(m), ret, ret_len, err);
 }
 
 int cuzk_daemon_metrics(cuzk_client *c, char **ret, size_t *ret_len, cuzk_error *err)
 {
-	struct cuzk_msg_metrics m;
+	struct msg_metrics m;
 	memset(&m, 0, sizeof(m));
-	cuzk_msg_init(&m.hdr, CUZK_MSG_METRICS, sizeof(m), 0);
+	msg_init(&m.hdr, CUZK_MSG_METRICS, sizeof(m), 0);
 	return text_request(c, &m, sizeof(m), ret, ret_len, err);
 }

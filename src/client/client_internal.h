@@ -17,8 +17,8 @@ struct cuzk_client {
 	int sock;
 	int efd;                     /* the daemon's eventfd */
 	int ring_fd, head_fd;
-	struct cuzk_ring_consumer ring;
-	struct cuzk_msg_hello_reply hello;
+	struct ring_consumer ring;
+	struct msg_hello_reply hello;
 	uint64_t next_id;            /* request ids: 1, 2, ...; 0 means "none" on the wire */
 	cuzk_log_fn log;
 	void *log_opaque;
@@ -31,16 +31,16 @@ struct cuzk_buffer {
 	uint8_t *map;
 	uint64_t size;               /* file size (rounded up to the huge page size) */
 	enum cuzk_page_kind pages;
-	struct cuzk_witness_desc desc;
+	struct witness_desc desc;
 };
 
-void cuzk_client_log(cuzk_client *c, int level, const char *fmt, ...)
+void client_log(cuzk_client *c, int level, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /* buffer.c: allocation against a given host state (tests pass a fake one). */
-int cuzk_buffer_alloc_env(cuzk_client *c, cuzk_buffer **ret, const struct cuzk_dims *dims,
-			  const struct cuzk_page_env *env, cuzk_error *err);
+int buffer_alloc_env(cuzk_client *c, cuzk_buffer **ret, const struct cuzk_dims *dims,
+		     const struct pages_env *env, cuzk_error *err);
 /* Adds F_SEAL_SHRINK|F_SEAL_GROW|F_SEAL_SEAL unless already sealed. */
-int cuzk_buffer_seal(cuzk_buffer *b, cuzk_error *err);
+int buffer_seal(cuzk_buffer *b, cuzk_error *err);
 
 #endif

@@ -20,7 +20,7 @@ static FILE *open_under(const char *root, const char *path)
 	return fopen(full, "re");
 }
 
-void cuzk_pages_probe(struct cuzk_page_env *ret, const char *root)
+void pages_probe(struct pages_env *ret, const char *root)
 {
 	char line[256];
 	memset(ret, 0, sizeof(*ret));
@@ -50,14 +50,14 @@ void cuzk_pages_probe(struct cuzk_page_env *ret, const char *root)
 	}
 }
 
-int cuzk_pages_thp_usable(const char *thp_shmem)
+int pages_thp_usable(const char *thp_shmem)
 {
 	return !strcmp(thp_shmem, "advise") || !strcmp(thp_shmem, "always") ||
 	       !strcmp(thp_shmem, "within_size") || !strcmp(thp_shmem, "force");
 }
 
-enum cuzk_page_kind cuzk_pages_choose(const struct cuzk_page_env *env, uint64_t size, char *reason,
-				      size_t len)
+enum cuzk_page_kind pages_choose(const struct pages_env *env, uint64_t size, char *reason,
+				 size_t len)
 {
 	char why_not_hugetlb[128];
 	reason[0] = '\0';
@@ -71,7 +71,7 @@ enum cuzk_page_kind cuzk_pages_choose(const struct cuzk_page_env *env, uint64_t 
 	} else {
 		snprintf(why_not_hugetlb, sizeof(why_not_hugetlb), "hugetlb: no pool");
 	}
-	if (cuzk_pages_thp_usable(env->thp_shmem)) {
+	if (pages_thp_usable(env->thp_shmem)) {
 		snprintf(reason, len, "shmem transparent huge pages (%s; shmem_enabled=%s)", why_not_hugetlb,
 			 env->thp_shmem);
 		return CUZK_PAGES_THP;

@@ -10,7 +10,7 @@
 #include "common/error.h"
 #include "cuzk.h"
 
-struct cuzk_page_env {
+struct pages_env {
 	uint64_t hugetlb_free;       /* HugePages_Free */
 	uint64_t hugetlb_size;       /* Hugepagesize in bytes, 0 if unknown */
 	char thp_shmem[16];          /* the selected word of shmem_enabled, "" if absent */
@@ -18,7 +18,7 @@ struct cuzk_page_env {
 
 /* Reads <root>/proc/meminfo and <root>/sys/kernel/mm/transparent_hugepage/shmem_enabled
  * (root "" for this host).  Missing files leave the fields zero/empty: never fails. */
-void cuzk_pages_probe(struct cuzk_page_env *ret, const char *root);
+void pages_probe(struct pages_env *ret, const char *root);
 
 /* From this witness size on, 4 KiB pages cost enough to warn about: about
  * 0.1 s more to fill, and slower pinning (DESIGN.md: 4.8 s against 1.3 s for
@@ -28,10 +28,10 @@ void cuzk_pages_probe(struct cuzk_page_env *ret, const char *root);
 /* The best page kind for a buffer of size bytes, and when it is not hugetlb
  * the one-line reason in reason[len], which starts with what the buffer gets
  * (else reason[0] = 0). */
-enum cuzk_page_kind cuzk_pages_choose(const struct cuzk_page_env *env, uint64_t size, char *reason,
-				      size_t len);
+enum cuzk_page_kind pages_choose(const struct pages_env *env, uint64_t size, char *reason,
+				 size_t len);
 
 /* 1 when madvise(MADV_HUGEPAGE) on shmem can give huge pages in this mode. */
-int cuzk_pages_thp_usable(const char *thp_shmem);
+int pages_thp_usable(const char *thp_shmem);
 
 #endif

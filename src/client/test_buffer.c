@@ -38,7 +38,7 @@ static void fake_client(cuzk_client *c, struct log_count *lc)
 	memset(lc, 0, sizeof(*lc));
 }
 
-static const struct cuzk_page_env no_huge = { .hugetlb_free = 0, .hugetlb_size = 2 << 20, .thp_shmem = "never" };
+static const struct pages_env no_huge = { .hugetlb_free = 0, .hugetlb_size = 2 << 20, .thp_shmem = "never" };
 
 static int in_buffer(cuzk_buffer *b, const void *p, uint64_t len)
 {
@@ -52,12 +52,12 @@ static void test_layout(void)
 					.flags = CUZK_WITNESS_FLAG_MONTGOMERY };
 	cuzk_buffer *b;
 	struct cuzk_partition p[3];
-	REQUIRE(cuzk_buffer_alloc_env(NULL, &b, &dims, &no_huge, &err) == 0);
+	REQUIRE(buffer_alloc_env(NULL, &b, &dims, &no_huge, &err) == 0);
 	CHECK(cuzk_buffer_pages(b) == CUZK_PAGES_SMALL);
 
 	/* The header in the buffer parses to the same layout. */
-	struct cuzk_witness_desc d;
-	REQUIRE(cuzk_witness_parse(&d, cuzk_buffer_data(b), cuzk_buffer_size(b), "buffer", &err) == 0);
+	struct witness_desc d;
+	REQUIRE(witness_parse(&d, cuzk_buffer_data(b), cuzk_buffer_size(b), "buffer", &err) == 0);
 	CHECK(d.hdr.num_partitions == 3 && d.hdr.num_constraints == 1000 && d.hdr.num_aux == 130);
 	CHECK(d.hdr.flags == CUZK_WITNESS_MONTGOMERY);
 
@@ -87,19 +87,19 @@ static void test_layout(void)
 	/* Bad dimensions are refused, not rounded. */
 	struct cuzk_dims bad = dims;
 	bad.num_partitions = 0;
-	CHECK(cuzk_buffer_alloc_env(NULL, &b, &bad, &no_huge, &err) == -CUZK_E_INVAL);
+	CHECK(buffer_alloc_env(NULL, &b, &bad, &no_huge, &err) == -CUZK_E_INVAL);
 	bad = dims;
 	bad.num_partitions = CUZK_MAX_PARTITIONS + 1;
-	CHECK(cuzk_buffer_alloc_env(NULL, &b, &bad, &no_huge, &err) == -CUZK_E_INVAL);
+	CHECK(buffer_alloc_env(NULL, &b, &bad, &no_huge, &err) == -CUZK_E_INVAL);
 	bad = dims;
 	bad.reserved[1] = 1;
-	CHECK(cuzk_buffer_alloc_env(NULL, &b, &bad, &no_huge, &err) == -CUZK_E_INVAL);
+	CHECK(buffer_alloc_env(NULL, &b, &bad, &no_huge, &err) == -CUZK_E_INVAL);
 	bad = dims;
 	bad.flags = 0x80;
-	CHECK(cuzk_buffer_alloc_env(NULL, &b, &bad, &no_huge, &err) == -CUZK_E_INVAL);
+	CHECK(buffer_alloc_env(NULL, &b, &bad, &no_huge, &err) == -CUZK_E_INVAL);
 	bad = dims;
 	bad.num_aux = UINT64_MAX / 8;
-	CHECK(cuzk_buffer_alloc_env(NULL, &b, &bad, &no_huge, &err) == -CUZK_E_NOMEM);
+	CHECK(buffer_alloc_env(NULL, &b, &bad, &no_huge, &err) == -CUZK_E_NOMEM);
 }
 
 static void test_memfd_name(void)
@@ -107,7 +107,7 @@ static void test_memfd_name(void)
 	const struct cuzk_dims dims = { .num_constraints = 64, .num_inputs = 2, .num_aux = 10, .num_partitions = 2 };
 	cuzk_buffer *b;
 	char link[64], target[256];
-	REQUIRE(cuzk_buffer_alloc_env(NULL, &b, &dims, &no_huge, &err) == 0);
+	REQUIRE(buffer_alloc_env(NULL, &b, &dims, &no_huge, &err) == 0);
 	snprintf(link, sizeof(link), "/proc/self/fd/%d", cuzk_buffer_fd(b));
 	ssize_t n = readlink(link, target, sizeof(target) - 1);
 	REQUIRE(n > 0);
@@ -122,10 +122,10 @@ static void test_seals(void)
 	const struct cuzk_dims dims = { .num_constraints = 64, .num_inputs = 2, .num_aux = 10, .num_partitions = 1 };
 	cuzk_buffer *b;
 	struct cuzk_partition p;
-	REQUIRE(cuzk_buffer_alloc_env(NULL, &b, &dims, &no_huge, &err) == 0);
+	REQUIRE(buffer_alloc_env(NULL, &b, &dims, &no_huge, &err) == 0);
 	int fd = cuzk_buffer_fd(b);
 	CHECK(fcntl(fd, F_GET_SEALS) == 0);
-	CHECK(cuzk_buffer_seal(b, &err) == 0);
+	CHECK(buffer_seal(b, &err) == 0);
 	int seals = fcntl(fd, F_GET_SEALS);
 	CHECK(seals == (F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL));
 	CHECK(!(seals & F_SEAL_WRITE));
@@ -135,28 +135,28 @@ static void test_seals(void)
 	/* ... but the buffer can be written for the next proof, and sealed again. */
 	REQUIRE(cuzk_buffer_partition(b, 0, &p) == 0);
 	memset(p.a, 7, 64);
-	CHECK(cuzk_buffer_seal(b, &err) == 0);
+	CHECK(buffer_seal(b, &err) == 0);
 	cuzk_buffer_free(b);
 }
 
 static void test_page_choice(void)
 {
 	char reason[512];
-	struct cuzk_page_env env = { .hugetlb_free = 512, .hugetlb_size = 2 << 20, .thp_shmem = "advise" };
-	CHECK(cuzk_pages_choose(&env, 1 << 30, reason, sizeof(reason)) == CUZK_PAGES_HUGETLB && reason[0] == 0);
-	CHECK(cuzk_pages_choose(&env, (1ull << 30) + 1, reason, sizeof(reason)) == CUZK_PAGES_THP);
+	struct pages_env env = { .hugetlb_free = 512, .hugetlb_size = 2 << 20, .thp_shmem = "advise" };
+	CHECK(pages_choose(&env, 1 << 30, reason, sizeof(reason)) == CUZK_PAGES_HUGETLB && reason[0] == 0);
+	CHECK(pages_choose(&env, (1ull << 30) + 1, reason, sizeof(reason)) == CUZK_PAGES_THP);
 	CHECK(strstr(reason, "513 needed") && strstr(reason, "advise"));
 	strcpy(env.thp_shmem, "never");
-	CHECK(cuzk_pages_choose(&env, (1ull << 30) + 1, reason, sizeof(reason)) == CUZK_PAGES_SMALL);
+	CHECK(pages_choose(&env, (1ull << 30) + 1, reason, sizeof(reason)) == CUZK_PAGES_SMALL);
 	CHECK(strstr(reason, "4 KiB") && strstr(reason, "never"));
 	/* One line, naming the installed docs rather than a source tree's. */
 	CHECK(!strchr(reason, '\n') && strstr(reason, "see /") && strstr(reason, "/doc/cuzk/OPERATIONS.md"));
 	env.hugetlb_size = 0;
 	env.thp_shmem[0] = 0;
-	CHECK(cuzk_pages_choose(&env, 1, reason, sizeof(reason)) == CUZK_PAGES_SMALL);
+	CHECK(pages_choose(&env, 1, reason, sizeof(reason)) == CUZK_PAGES_SMALL);
 	CHECK(strstr(reason, "hugetlb: no pool") && strstr(reason, "absent"));
-	CHECK(cuzk_pages_thp_usable("always") && cuzk_pages_thp_usable("within_size") &&
-	      cuzk_pages_thp_usable("force") && !cuzk_pages_thp_usable("deny") && !cuzk_pages_thp_usable(""));
+	CHECK(pages_thp_usable("always") && pages_thp_usable("within_size") &&
+	      pages_thp_usable("force") && !pages_thp_usable("deny") && !pages_thp_usable(""));
 
 	/* The probe reads a host's files; a fake root stands in for one. */
 	char root[] = "/tmp/cuzk-pages-XXXXXX", path[256];
@@ -173,11 +173,11 @@ static void test_page_choice(void)
 	REQUIRE(f);
 	fputs("always within_size [advise] never deny force\n", f);
 	fclose(f);
-	cuzk_pages_probe(&env, root);
+	pages_probe(&env, root);
 	CHECK(env.hugetlb_free == 17 && env.hugetlb_size == (1ull << 30) && strcmp(env.thp_shmem, "advise") == 0);
 	snprintf(path, sizeof(path), "rm -rf %s", root);
 	CHECK(system(path) == 0);
-	cuzk_pages_probe(&env, "/nonexistent-root");
+	pages_probe(&env, "/nonexistent-root");
 	CHECK(env.hugetlb_free == 0 && env.hugetlb_size == 0 && env.thp_shmem[0] == 0);
 }
 
@@ -191,8 +191,8 @@ static void test_fallback_logged_once(void)
 	/* No huge pages at all: 4 KiB pages, the reason logged once per client,
 	 * as info for a small buffer (they cost nothing there) ... */
 	fake_client(&c, &lc);
-	REQUIRE(cuzk_buffer_alloc_env(&c, &b1, &dims, &no_huge, &err) == 0);
-	REQUIRE(cuzk_buffer_alloc_env(&c, &b2, &dims, &no_huge, &err) == 0);
+	REQUIRE(buffer_alloc_env(&c, &b1, &dims, &no_huge, &err) == 0);
+	REQUIRE(buffer_alloc_env(&c, &b2, &dims, &no_huge, &err) == 0);
 	CHECK(cuzk_buffer_pages(b1) == CUZK_PAGES_SMALL && cuzk_buffer_pages(b2) == CUZK_PAGES_SMALL);
 	CHECK_MSG(lc.lines == 1, "%d lines", lc.lines);
 	CHECK(lc.level == 6 && strstr(lc.last, "4 KiB pages"));
@@ -202,9 +202,9 @@ static void test_fallback_logged_once(void)
 	 * stays sparse: only its header page is written). */
 	const struct cuzk_dims big = { .num_constraints = 1 << 22, .num_inputs = 2, .num_aux = 1 << 20,
 				       .num_partitions = 1 };
-	REQUIRE(cuzk_buffer_alloc_env(&c, &b1, &big, &no_huge, &err) == 0);
+	REQUIRE(buffer_alloc_env(&c, &b1, &big, &no_huge, &err) == 0);
 	REQUIRE(cuzk_buffer_size(b1) >= CUZK_PAGES_WARN_BYTES);
-	REQUIRE(cuzk_buffer_alloc_env(&c, &b2, &big, &no_huge, &err) == 0);
+	REQUIRE(buffer_alloc_env(&c, &b2, &big, &no_huge, &err) == 0);
 	CHECK_MSG(lc.lines == 2 && lc.level == 4, "%d lines, level %d", lc.lines, lc.level);
 	cuzk_buffer_free(b1);
 	cuzk_buffer_free(b2);
@@ -213,14 +213,14 @@ static void test_fallback_logged_once(void)
 	/* A pool that claims free pages but cannot deliver them (this host's,
 	 * unless it really has a pool): the hugetlb mapping fails and the buffer
 	 * falls back with the failure logged. */
-	struct cuzk_page_env real, lying;
-	cuzk_pages_probe(&real, "");
+	struct pages_env real, lying;
+	pages_probe(&real, "");
 	lying = real;
 	lying.hugetlb_size = real.hugetlb_size ? real.hugetlb_size : 2 << 20;
 	lying.hugetlb_free = 1;
 	strcpy(lying.thp_shmem, "never");
 	fake_client(&c, &lc);
-	REQUIRE(cuzk_buffer_alloc_env(&c, &b1, &dims, &lying, &err) == 0);
+	REQUIRE(buffer_alloc_env(&c, &b1, &dims, &lying, &err) == 0);
 	if (real.hugetlb_free == 0) {
 		CHECK(cuzk_buffer_pages(b1) == CUZK_PAGES_SMALL);
 		CHECK_MSG(lc.lines == 1 && strstr(lc.last, "hugetlb allocation failed"), "log: %s", lc.last);
@@ -229,16 +229,16 @@ static void test_fallback_logged_once(void)
 		CHECK(cuzk_buffer_size(b1) % lying.hugetlb_size == 0);
 	}
 	/* The fallback buffer is a complete witness file all the same. */
-	struct cuzk_witness_desc d;
-	CHECK(cuzk_witness_parse(&d, cuzk_buffer_data(b1), cuzk_buffer_size(b1), "fallback", &err) == 0);
+	struct witness_desc d;
+	CHECK(witness_parse(&d, cuzk_buffer_data(b1), cuzk_buffer_size(b1), "fallback", &err) == 0);
 	cuzk_buffer_free(b1);
 	pthread_mutex_destroy(&c.lock);
 
 	/* THP requested: madvise(MADV_HUGEPAGE) is applied (or its failure logged),
 	 * and the file is whole huge pages. */
-	struct cuzk_page_env thp = { .hugetlb_size = 2 << 20, .thp_shmem = "advise" };
+	struct pages_env thp = { .hugetlb_size = 2 << 20, .thp_shmem = "advise" };
 	fake_client(&c, &lc);
-	REQUIRE(cuzk_buffer_alloc_env(&c, &b1, &dims, &thp, &err) == 0);
+	REQUIRE(buffer_alloc_env(&c, &b1, &dims, &thp, &err) == 0);
 	if (cuzk_buffer_pages(b1) == CUZK_PAGES_THP) {
 		CHECK(cuzk_buffer_size(b1) == (2 << 20));
 		CHECK(lc.lines == 1 && lc.level == 6 && strstr(lc.last, "transparent huge pages"));

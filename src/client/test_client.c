@@ -23,16 +23,16 @@ struct peer {
 	int listen_fd;
 	int seals_ok;                 /* every PROVE fd had SHRINK and GROW */
 	int proves;
-	struct cuzk_ring_producer ring;
+	struct ring_producer ring;
 	int efd;
 };
 
 static void send_reply(int fd, uint64_t id, int status, uint64_t job, const char *msg)
 {
-	struct cuzk_msg_reply r;
-	cuzk_msg_reply_init(&r, id, status, msg);
+	struct msg_reply r;
+	msg_reply_init(&r, id, status, msg);
 	r.job_id = job;
-	REQUIRE(cuzk_msg_send(fd, &r, sizeof(r), NULL, 0, NULL) == 0);
+	REQUIRE(msg_send(fd, &r, sizeof(r), NULL, 0, NULL) == 0);
 }
 
 static void send_status(int fd, uint64_t tag)
@@ -41,23 +41,23 @@ static void send_status(int fd, uint64_t tag)
 	uint32_t sent = 0;
 	for (uint32_t seq = 0; sent < STATUS_BYTES; seq++) {
 		uint32_t n = STATUS_BYTES - sent < CUZK_TEXT_CHUNK_MAX ? STATUS_BYTES - sent : (uint32_t)CUZK_TEXT_CHUNK_MAX;
-		struct cuzk_msg_text t;
+		struct msg_text t;
 		memset(&t, 0, sizeof(t));
-		cuzk_msg_init(&t.hdr, CUZK_MSG_TEXT, (uint32_t)sizeof(t) + n, tag);
+		msg_init(&t.hdr, CUZK_MSG_TEXT, (uint32_t)sizeof(t) + n, tag);
 		t.seq = seq;
 		t.data_len = n;
 		t.flags = sent + n == STATUS_BYTES ? CUZK_TEXT_LAST : 0;
 		memcpy(pkt, &t, sizeof(t));
 		memset(pkt + sizeof(t), 'a' + (int)seq, n);
-		REQUIRE(cuzk_msg_send(fd, pkt, sizeof(t) + n, NULL, 0, NULL) == 0);
+		REQUIRE(msg_send(fd, pkt, sizeof(t) + n, NULL, 0, NULL) == 0);
 		sent += n;
 	}
 }
 
 static void on_prove(struct peer *p, int fd, const uint8_t *buf, size_t len, int wfd)
 {
-	struct cuzk_msg_prove m;
-	REQUIRE(cuzk_msg_parse_prove(&m, buf, len, NULL) == 0);
+	struct msg_prove m;
+	REQUIRE(msg_parse_prove(&m, buf, len, NULL) == 0);
 	int seals = fcntl(wfd, F_GET_SEALS);
 	if (seals < 0 || !(seals & F_SEAL_SHRINK) || !(seals & F_SEAL_GROW) || (seals & F_SEAL_WRITE))
 		p->seals_ok = 0;
@@ -74,14 +74,14 @@ static void on_prove(struct peer *p, int fd, const uint8_t *buf, size_t len, int
 	}
 	p->proves++;
 	send_reply(fd, m.hdr.request_id, 0, 1000 + m.hdr.request_id, "");
-	struct cuzk_ring_rec rec;
+	struct ring_rec rec;
 	static uint8_t proofs[2 * CUZK_PROOF_BYTES];
 	memset(&rec, 0, sizeof(rec));
 	rec.request_id = m.hdr.request_id;
 	rec.num_partitions = 2;
 	rec.phase_ns[CUZK_PHASE_TOTAL] = 42;
 	memset(proofs, (int)m.hdr.request_id, sizeof(proofs));
-	REQUIRE(cuzk_ring_push(&p->ring, &rec, proofs, NULL) == 0);
+	REQUIRE(ring_push(&p->ring, &rec, proofs, NULL) == 0);
 	uint64_t one = 1;
 	REQUIRE(write(p->efd, &one, sizeof(one)) == sizeof(one));
 }
@@ -96,19 +96,19 @@ static void *peer_main(void *arg)
 		size_t len;
 		int fds[1];
 		unsigned nfds = 0;
-		struct cuzk_msg_hdr h;
-		if (cuzk_msg_recv(fd, buf, sizeof(buf), &len, fds, 1, &nfds, NULL) < 0 || len == 0)
+		struct msg_header h;
+		if (msg_recv(fd, buf, sizeof(buf), &len, fds, 1, &nfds, NULL) < 0 || len == 0)
 			break;
-		REQUIRE(cuzk_msg_parse_hdr(&h, buf, len, NULL) == 0);
+		REQUIRE(msg_parse_header(&h, buf, len, NULL) == 0);
 		if (h.type == CUZK_MSG_HELLO) {
-			struct cuzk_msg_hello hello;
-			struct cuzk_msg_hello_reply rep;
-			REQUIRE(cuzk_msg_parse_hello(&hello, buf, len, NULL) == 0);
-			REQUIRE(cuzk_ring_producer_create(&p->ring, 4, 2, NULL) == 0);
+			struct msg_hello hello;
+			struct msg_hello_reply rep;
+			REQUIRE(msg_parse_hello(&hello, buf, len, NULL) == 0);
+			REQUIRE(ring_producer_create(&p->ring, 4, 2, NULL) == 0);
 			p->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 			REQUIRE(p->efd >= 0);
 			memset(&rep, 0, sizeof(rep));
-			cuzk_msg_init(&rep.hdr, CUZK_MSG_HELLO_REPLY, sizeof(rep), hello.hdr.request_id);
+			msg_init(&rep.hdr, CUZK_MSG_HELLO_REPLY, sizeof(rep), hello.hdr.request_id);
 			rep.max_inflight = 4;
 			rep.max_partitions = 2;
 			rep.max_witness_bytes = 1 << 20;
@@ -117,13 +117,13 @@ static void *peer_main(void *arg)
 			rep.ring_bytes = p->ring.ring_bytes;
 			rep.head_bytes = CUZK_RING_HEAD_BYTES;
 			int out[3] = { p->ring.ring_fd, p->ring.head_fd, p->efd };
-			REQUIRE(cuzk_msg_send(fd, &rep, sizeof(rep), out, 3, NULL) == 0);
+			REQUIRE(msg_send(fd, &rep, sizeof(rep), out, 3, NULL) == 0);
 		} else if (h.type == CUZK_MSG_PROVE) {
 			REQUIRE(nfds == 1);
 			on_prove(p, fd, buf, len, fds[0]);
 		} else if (h.type == CUZK_MSG_CANCEL) {
-			struct cuzk_msg_cancel m;
-			REQUIRE(cuzk_msg_parse_cancel(&m, buf, len, NULL) == 0);
+			struct msg_cancel m;
+			REQUIRE(msg_parse_cancel(&m, buf, len, NULL) == 0);
 			if (m.scope == CUZK_CANCEL_JOB)
 				send_reply(fd, m.hdr.request_id, CUZK_E_PERM, 0, "job 7 belongs to uid 1000");
 			else
@@ -256,7 +256,7 @@ int main(void)
 
 	cuzk_disconnect(c);
 	cuzk_buffer_free(b);
-	cuzk_ring_producer_destroy(&p.ring);
+	ring_producer_destroy(&p.ring);
 	close(p.efd);
 	close(p.listen_fd);
 	unlink(sa.sun_path);

@@ -57,7 +57,7 @@ static int vfail(cuzk_error *err, int code, int errnum, const char *fmt, va_list
 	return -code;
 }
 
-int cuzk_fail(cuzk_error *err, int code, const char *fmt, ...)
+int err_fail(cuzk_error *err, int code, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -66,7 +66,7 @@ int cuzk_fail(cuzk_error *err, int code, const char *fmt, ...)
 	return r;
 }
 
-int cuzk_fail_errno(cuzk_error *err, int errnum, const char *fmt, ...)
+int err_fail_errno(cuzk_error *err, int errnum, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -77,7 +77,7 @@ int cuzk_fail_errno(cuzk_error *err, int errnum, const char *fmt, ...)
 	return r;
 }
 
-int cuzk_error_prefix(cuzk_error *err, const char *fmt, ...)
+int err_prefix(cuzk_error *err, const char *fmt, ...)
 {
 	if (!err)
 		return -CUZK_E_INVAL;

@@ -16,16 +16,16 @@
 #include "cuzk.h"
 
 /* Records code and message in err (if not NULL) and returns -code, so that
- * callers write `return cuzk_fail(err, CUZK_E_FORMAT, "%s: ...", path);`. */
-int cuzk_fail(cuzk_error *err, int code, const char *fmt, ...)
+ * callers write `return err_fail(err, CUZK_E_FORMAT, "%s: ...", path);`. */
+int err_fail(cuzk_error *err, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* Like cuzk_fail, with ": strerror(errnum)" appended. */
-int cuzk_fail_errno(cuzk_error *err, int errnum, const char *fmt, ...)
+/* Like err_fail, with ": strerror(errnum)" appended. */
+int err_fail_errno(cuzk_error *err, int errnum, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /* Prefixes err->msg with "prefix: " (context added by a caller). Returns -err->code. */
-int cuzk_error_prefix(cuzk_error *err, const char *fmt, ...)
+int err_prefix(cuzk_error *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 #endif

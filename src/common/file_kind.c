@@ -30,6 +30,6 @@ int file_kind_reject(const void *buf, size_t len, const char *name, const char *
 	if (!k || strcmp(k->what, expected) == 0)
 		return 0;
 	if (k->hint)
-		return cuzk_fail(err, CUZK_E_FORMAT, "%s is %s, not %s (%s)", name, k->what, expected, k->hint);
-	return cuzk_fail(err, CUZK_E_FORMAT, "%s is %s, not %s", name, k->what, expected);
+		return err_fail(err, CUZK_E_FORMAT, "%s is %s, not %s (%s)", name, k->what, expected, k->hint);
+	return err_fail(err, CUZK_E_FORMAT, "%s is %s, not %s", name, k->what, expected);
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-/* The first failing index of a parallel loop.  cuzk_parallel_for gives each
+/* The first failing index of a parallel loop.  parallel_for gives each
  * thread one contiguous chunk, in order, and each thread stops at its own
  * first failure, so the smallest recorded index is the first overall. */
 #ifndef CUZK_COMMON_FIRST_FAIL_H
@@ -21,7 +21,7 @@ typedef struct first_fail {
 /* 0, or -1 when out of memory. */
 static inline int first_fail_init(first_fail *f)
 {
-	f->nthreads = cuzk_nthreads();
+	f->nthreads = parallel_nthreads();
 	f->at = malloc(f->nthreads * sizeof(*f->at));
 	if (!f->at)
 		return -1;

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-unsigned cuzk_nthreads(void)
+unsigned parallel_nthreads(void)
 {
 	const char *env = getenv("CUZK_THREADS");
 	if (env && *env) {
@@ -19,7 +19,7 @@ unsigned cuzk_nthreads(void)
 }
 
 struct chunk {
-	cuzk_range_fn fn;
+	parallel_range_fn fn;
 	void *ctx;
 	size_t begin, end;
 	unsigned index;
@@ -33,12 +33,12 @@ static void *run_chunk(void *arg)
 	return NULL;
 }
 
-void cuzk_parallel_for(size_t n, size_t min_chunk, unsigned nthreads, cuzk_range_fn fn, void *ctx)
+void parallel_for(size_t n, size_t min_chunk, unsigned nthreads, parallel_range_fn fn, void *ctx)
 {
 	if (n == 0)
 		return;
 	if (nthreads == 0)
-		nthreads = cuzk_nthreads();
+		nthreads = parallel_nthreads();
 	if (min_chunk == 0)
 		min_chunk = 1;
 	size_t max_by_size = (n + min_chunk - 1) / min_chunk;

@@ -10,13 +10,13 @@
 #include <stddef.h>
 
 /* Number of worker threads: $CUZK_THREADS if set (>= 1), else the online CPUs. */
-unsigned cuzk_nthreads(void);
+unsigned parallel_nthreads(void);
 
 /* Calls fn(ctx, begin, end, thread_index) over disjoint chunks covering
- * [0, n), using at most nthreads threads (0 = cuzk_nthreads()).  Chunks are
+ * [0, n), using at most nthreads threads (0 = parallel_nthreads()).  Chunks are
  * contiguous, one per thread, split as evenly as possible; ranges smaller
  * than min_chunk run on fewer threads. */
-typedef void (*cuzk_range_fn)(void *ctx, size_t begin, size_t end, unsigned thread_index);
-void cuzk_parallel_for(size_t n, size_t min_chunk, unsigned nthreads, cuzk_range_fn fn, void *ctx);
+typedef void (*parallel_range_fn)(void *ctx, size_t begin, size_t end, unsigned thread_index);
+void parallel_for(size_t n, size_t min_chunk, unsigned nthreads, parallel_range_fn fn, void *ctx);
 
 #endif

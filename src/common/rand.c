@@ -5,7 +5,7 @@
 #include <string.h>
 #include <sys/random.h>
 
-int cuzk_getrandom(void *buf, size_t len, cuzk_error *err)
+int rand_getrandom(void *buf, size_t len, cuzk_error *err)
 {
 	uint8_t *p = buf;
 	while (len > 0) {
@@ -13,7 +13,7 @@ int cuzk_getrandom(void *buf, size_t len, cuzk_error *err)
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			return cuzk_fail_errno(err, errno, "getrandom");
+			return err_fail_errno(err, errno, "getrandom");
 		}
 		p += n;
 		len -= (size_t)n;
@@ -29,7 +29,7 @@ static uint64_t splitmix64(uint64_t *x)
 	return z ^ (z >> 31);
 }
 
-void cuzk_rng_seed(cuzk_rng *rng, uint64_t seed)
+void rng_seed(rng_t *rng, uint64_t seed)
 {
 	for (int i = 0; i < 4; i++)
 		rng->s[i] = splitmix64(&seed);
@@ -40,7 +40,7 @@ static uint64_t rotl(uint64_t x, int k)
 	return (x << k) | (x >> (64 - k));
 }
 
-uint64_t cuzk_rng_next(cuzk_rng *rng)
+uint64_t rng_next(rng_t *rng)
 {
 	uint64_t *s = rng->s;
 	uint64_t result = rotl(s[1] * 5, 7) * 9;
@@ -54,11 +54,11 @@ uint64_t cuzk_rng_next(cuzk_rng *rng)
 	return result;
 }
 
-void cuzk_rng_bytes(cuzk_rng *rng, void *buf, size_t len)
+void rng_bytes(rng_t *rng, void *buf, size_t len)
 {
 	uint8_t *p = buf;
 	while (len > 0) {
-		uint64_t v = cuzk_rng_next(rng);
+		uint64_t v = rng_next(rng);
 		size_t k = len < 8 ? len : 8;
 		memcpy(p, &v, k);
 		p += k;

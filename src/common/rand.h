@@ -10,16 +10,16 @@
 #include "common/error.h"
 
 /* Fills buf from getrandom(2), retrying short reads and EINTR. */
-int cuzk_getrandom(void *buf, size_t len, cuzk_error *err);
+int rand_getrandom(void *buf, size_t len, cuzk_error *err);
 
 /* Deterministic generator (xoshiro256**, seeded through splitmix64).
  * Not for secrets: only for tests, benchmarks and the dev setup. */
-typedef struct cuzk_rng {
+typedef struct rng {
 	uint64_t s[4];
-} cuzk_rng;
+} rng_t;
 
-void cuzk_rng_seed(cuzk_rng *rng, uint64_t seed);
-uint64_t cuzk_rng_next(cuzk_rng *rng);
-void cuzk_rng_bytes(cuzk_rng *rng, void *buf, size_t len);
+void rng_seed(rng_t *rng, uint64_t seed);
+uint64_t rng_next(rng_t *rng);
+void rng_bytes(rng_t *rng, void *buf, size_t len);
 
 #endif

@@ -13,7 +13,7 @@
 static void write_completion(struct cuzkd *d, struct cuzkd_session *s, const struct cuzkd_job *job, int status,
 			     const char *message, const uint64_t *phases)
 {
-	struct cuzk_ring_rec rec;
+	struct ring_rec rec;
 	uint64_t one = 1;
 	cuzk_error err;
 
@@ -24,7 +24,7 @@ static void write_completion(struct cuzkd *d, struct cuzkd_session *s, const str
 	for (int p = 0; phases && p < CUZKD_PHASES; p++)
 		rec.phase_ns[p] = phases[p];
 	snprintf(rec.message, sizeof(rec.message), "%s", message);
-	if (cuzk_ring_push(&s->ring, &rec, status ? NULL : &job->proofs[0][0], &err)) {
+	if (ring_push(&s->ring, &rec, status ? NULL : &job->proofs[0][0], &err)) {
 		/* Cannot be full (the in-flight limit counts unread completions):
 		 * the client moved its head out of range. */
 		d->stats.disconnects_misbehaving++;

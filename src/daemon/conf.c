@@ -479,7 +479,7 @@ int cuzkd_config_load(struct cuzkd_config *cfg, const char *path, int missing_ok
 	if (!st.f) {
 		if (errno == ENOENT && missing_ok)
 			return 0;
-		return cuzk_fail_errno(err, errno, "%s", path);
+		return err_fail_errno(err, errno, "%s", path);
 	}
 	line = ini_parse_stream(read_line, &st, on_key, &st);
 	/* inih goes on after its own syntax errors (a line without '=', a
@@ -491,8 +491,8 @@ int cuzkd_config_load(struct cuzkd_config *cfg, const char *path, int missing_ok
 	if (line == 0)
 		return 0;
 	if (line < 0)
-		return cuzk_fail(err, CUZK_E_NOMEM, "%s: cannot parse (out of memory)", path);
-	return cuzk_fail(err, CUZK_E_INVAL, "%s:%d: %s", base, line, st.msg);
+		return err_fail(err, CUZK_E_NOMEM, "%s: cannot parse (out of memory)", path);
+	return err_fail(err, CUZK_E_INVAL, "%s:%d: %s", base, line, st.msg);
 }
 
 const char *cuzkd_format_size(char buf[CUZKD_FORMAT_MAX], uint64_t v)

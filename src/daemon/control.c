@@ -19,25 +19,25 @@ static struct cuzkd_job *find_daemon_job(struct cuzkd *d, uint64_t job_id)
 
 void cuzkd_on_cancel(struct cuzkd_session *s, const void *buf, size_t len)
 {
-	struct cuzk_msg_cancel m;
+	struct msg_cancel m;
 	struct cuzkd_job *job;
 	cuzk_error err;
 
-	if (cuzk_msg_parse_cancel(&m, buf, len, &err)) {
+	if (msg_parse_cancel(&m, buf, len, &err)) {
 		cuzkd_session_reject(s, cuzkd_msg_request_id(buf, len), &err);
 		return;
 	}
 	job = m.scope == CUZK_CANCEL_JOB ? find_daemon_job(s->d, m.hdr.request_id) : cuzkd_session_job(s, m.hdr.request_id);
 	if (!job) {
-		cuzk_fail(&err, CUZK_E_NOTFOUND, "no %s %" PRIu64 " in flight",
-			  m.scope == CUZK_CANCEL_JOB ? "job" : "request", m.hdr.request_id);
+		err_fail(&err, CUZK_E_NOTFOUND, "no %s %" PRIu64 " in flight",
+			 m.scope == CUZK_CANCEL_JOB ? "job" : "request", m.hdr.request_id);
 		cuzkd_session_reply(s, m.hdr.request_id, CUZK_E_NOTFOUND, err.msg);
 		return;
 	}
 	/* Another connection's job: only its owner's uid, or root. */
 	if (s->cred.uid != 0 && (int64_t)s->cred.uid != job->client_uid) {
-		cuzk_fail(&err, CUZK_E_PERM, "%s: job %" PRIu64 " belongs to uid %lld", s->who, job->id,
-			  (long long)job->client_uid);
+		err_fail(&err, CUZK_E_PERM, "%s: job %" PRIu64 " belongs to uid %lld", s->who, job->id,
+			 (long long)job->client_uid);
 		cuzkd_session_reply(s, m.hdr.request_id, CUZK_E_PERM, err.msg);
 		return;
 	}
@@ -60,10 +60,10 @@ static void send_text(struct cuzkd_session *s, uint64_t request_id, const char *
 	if (len > CUZK_TEXT_MAX)
 		len = CUZK_TEXT_MAX;
 	do {
-		struct cuzk_msg_text t;
+		struct msg_text t;
 		size_t n = len - off < CUZK_TEXT_CHUNK_MAX ? len - off : CUZK_TEXT_CHUNK_MAX;
 		memset(&t, 0, sizeof(t));
-		cuzk_msg_init(&t.hdr, CUZK_MSG_TEXT, (uint32_t)(sizeof(t) + n), request_id);
+		msg_init(&t.hdr, CUZK_MSG_TEXT, (uint32_t)(sizeof(t) + n), request_id);
 		t.seq = seq++;
 		t.data_len = (uint32_t)n;
 		t.flags = off + n == len ? CUZK_TEXT_LAST : 0;
@@ -77,18 +77,18 @@ static void send_text(struct cuzkd_session *s, uint64_t request_id, const char *
 }
 
 /* STATUS and METRICS: both answered with TEXT chunks. */
-void cuzkd_on_text_request(struct cuzkd_session *s, const struct cuzk_msg_hdr *h, const void *buf, size_t len)
+void cuzkd_on_text_request(struct cuzkd_session *s, const struct msg_header *h, const void *buf, size_t len)
 {
-	struct cuzk_msg_status st;
-	struct cuzk_msg_metrics m;
+	struct msg_status st;
+	struct msg_metrics m;
 	cuzk_error err;
 	char *text;
 	int r;
 
 	if (h->type == CUZK_MSG_STATUS)
-		r = cuzk_msg_parse_status(&st, buf, len, &err);
+		r = msg_parse_status(&st, buf, len, &err);
 	else
-		r = cuzk_msg_parse_metrics(&m, buf, len, &err);
+		r = msg_parse_metrics(&m, buf, len, &err);
 	if (r) {
 		cuzkd_session_reject(s, h->request_id, &err);
 		return;

@@ -66,10 +66,10 @@ static int plan_devices(struct cuzkd_engine *e, const struct cuzkd_config *cfg, 
 	unsigned n = !gpu_like ? cfg->cpu_devices : cfg->devices_all ? (unsigned)(count > 0 ? count : 0) : cfg->n_devices;
 
 	if (n == 0)
-		return cuzk_fail(err, CUZK_E_UNSUPPORTED, "backend %s: no device found", e->be->name);
+		return err_fail(err, CUZK_E_UNSUPPORTED, "backend %s: no device found", e->be->name);
 	e->devices = calloc(n, sizeof(*e->devices));
 	if (!e->devices)
-		return cuzk_fail(err, CUZK_E_NOMEM, "engine: out of memory");
+		return err_fail(err, CUZK_E_NOMEM, "engine: out of memory");
 	e->n_devices = n;
 	for (unsigned i = 0; i < n; i++) {
 		struct cuzkd_device *d = &e->devices[i];
@@ -79,10 +79,10 @@ static int plan_devices(struct cuzkd_engine *e, const struct cuzkd_config *cfg, 
 		d->log_gpu = gpu_like ? index : -1;
 		d->workers = gpu_like ? cfg->workers_per_device : cfg->cpu_workers;
 		if (index >= count)
-			return cuzk_fail(err, CUZK_E_NOTFOUND, "devices: %s %d does not exist (%d found)",
-					 e->be->name, index, count);
+			return err_fail(err, CUZK_E_NOTFOUND, "devices: %s %d does not exist (%d found)",
+					e->be->name, index, count);
 		if (e->be->open(&d->dev, index, gpu_like ? cfg->vram_budget : 0, err))
-			return cuzk_error_prefix(err, "%s %d", e->be->name, index);
+			return err_prefix(err, "%s %d", e->be->name, index);
 	}
 	return 0;
 }
@@ -95,7 +95,7 @@ static int start_workers(struct cuzkd_engine *e, cuzk_error *err)
 		e->n_workers += e->devices[i].workers;
 	e->workers = calloc(e->n_workers, sizeof(*e->workers));
 	if (!e->workers)
-		return cuzk_fail(err, CUZK_E_NOMEM, "engine: out of memory");
+		return err_fail(err, CUZK_E_NOMEM, "engine: out of memory");
 	for (unsigned i = 0; i < e->n_devices; i++) {
 		for (unsigned k = 0; k < e->devices[i].workers; k++, w++) {
 			char name[16];
@@ -105,7 +105,7 @@ static int start_workers(struct cuzkd_engine *e, cuzk_error *err)
 			e->workers[w].dev = &e->devices[i];
 			r = pthread_create(&e->workers[w].thread, NULL, worker_main, &e->workers[w]);
 			if (r)
-				return cuzk_fail_errno(err, r, "engine: starting worker %u", w);
+				return err_fail_errno(err, r, "engine: starting worker %u", w);
 			e->workers[w].started = 1;
 			snprintf(name, sizeof(name), "cuzkd-w%u", w);
 			pthread_setname_np(e->workers[w].thread, name);
@@ -124,7 +124,7 @@ static int open_test_gate(struct cuzkd_engine *e, cuzk_error *err)
 	if (!path || !*path)
 		return 0;
 	e->test_gate = open(path, O_RDWR | O_CLOEXEC);
-	return e->test_gate < 0 ? cuzk_fail_errno(err, errno, "CUZKD_TEST_GATE %s", path) : 0;
+	return e->test_gate < 0 ? err_fail_errno(err, errno, "CUZKD_TEST_GATE %s", path) : 0;
 }
 
 int cuzkd_engine_start(struct cuzkd_engine *e, const struct cuzkd_config *cfg, const struct groth16_backend *be,
@@ -142,7 +142,7 @@ int cuzkd_engine_start(struct cuzkd_engine *e, const struct cuzkd_config *cfg, c
 	pthread_mutex_init(&e->lock, NULL);
 	e->done_efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (e->done_efd < 0)
-		return cuzk_fail_errno(err, errno, "engine: eventfd");
+		return err_fail_errno(err, errno, "engine: eventfd");
 	r = open_test_gate(e, err);
 	if (r == 0)
 		r = plan_devices(e, cfg, err);

@@ -20,12 +20,12 @@ static int from_systemd(int n, int *ret_fd, cuzk_error *err)
 	int fd = SD_LISTEN_FDS_START;
 
 	if (n != 1)
-		return cuzk_fail(err, CUZK_E_INVAL, "systemd passed %d sockets; cuzkd.socket must have exactly one", n);
+		return err_fail(err, CUZK_E_INVAL, "systemd passed %d sockets; cuzkd.socket must have exactly one", n);
 	if (sd_is_socket_unix(fd, SOCK_SEQPACKET, 1, NULL, 0) <= 0)
-		return cuzk_fail(err, CUZK_E_INVAL,
-				 "the socket systemd passed is not a listening AF_UNIX SOCK_SEQPACKET socket");
+		return err_fail(err, CUZK_E_INVAL,
+				"the socket systemd passed is not a listening AF_UNIX SOCK_SEQPACKET socket");
 	if (fcntl(fd, F_SETFD, FD_CLOEXEC) < 0)
-		return cuzk_fail_errno(err, errno, "fcntl on the systemd socket");
+		return err_fail_errno(err, errno, "fcntl on the systemd socket");
 	*ret_fd = fd;
 	return 0;
 }
@@ -38,18 +38,18 @@ static int remove_stale(const struct sockaddr_un *sa, const char *path, cuzk_err
 	int probe, r;
 
 	if (lstat(path, &st) < 0)
-		return errno == ENOENT ? 0 : cuzk_fail_errno(err, errno, "socket path %s", path);
+		return errno == ENOENT ? 0 : err_fail_errno(err, errno, "socket path %s", path);
 	if (!S_ISSOCK(st.st_mode))
-		return cuzk_fail(err, CUZK_E_INVAL, "socket path %s exists and is not a socket", path);
+		return err_fail(err, CUZK_E_INVAL, "socket path %s exists and is not a socket", path);
 	probe = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
 	if (probe < 0)
-		return cuzk_fail_errno(err, errno, "socket");
+		return err_fail_errno(err, errno, "socket");
 	r = connect(probe, (const struct sockaddr *)sa, sizeof(*sa));
 	close(probe);
 	if (r == 0)
-		return cuzk_fail(err, CUZK_E_BUSY, "socket path %s: another cuzkd is listening there", path);
+		return err_fail(err, CUZK_E_BUSY, "socket path %s: another cuzkd is listening there", path);
 	if (unlink(path) < 0 && errno != ENOENT)
-		return cuzk_fail_errno(err, errno, "removing stale socket %s", path);
+		return err_fail_errno(err, errno, "removing stale socket %s", path);
 	return 0;
 }
 
@@ -59,31 +59,31 @@ int cuzkd_listen(const char *path, int *ret_fd, int *ret_activated, cuzk_error *
 	int n = sd_listen_fds(1), fd, r;
 
 	if (n < 0)
-		return cuzk_fail_errno(err, -n, "sd_listen_fds");
+		return err_fail_errno(err, -n, "sd_listen_fds");
 	if (n > 0) {
 		*ret_activated = 1;
 		return from_systemd(n, ret_fd, err);
 	}
 	*ret_activated = 0;
 	if (!path[0])
-		return cuzk_fail(err, CUZK_E_INVAL, "no socket: not started by systemd and no --socket given");
+		return err_fail(err, CUZK_E_INVAL, "no socket: not started by systemd and no --socket given");
 	if (strlen(path) >= sizeof(sa.sun_path))
-		return cuzk_fail(err, CUZK_E_INVAL, "socket path %s is longer than %zu bytes", path,
-				 sizeof(sa.sun_path) - 1);
+		return err_fail(err, CUZK_E_INVAL, "socket path %s is longer than %zu bytes", path,
+				sizeof(sa.sun_path) - 1);
 	memcpy(sa.sun_path, path, strlen(path) + 1);
 	r = remove_stale(&sa, path, err);
 	if (r)
 		return r;
 	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
 	if (fd < 0)
-		return cuzk_fail_errno(err, errno, "socket");
+		return err_fail_errno(err, errno, "socket");
 	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
-		r = cuzk_fail_errno(err, errno, "bind %s", path);
+		r = err_fail_errno(err, errno, "bind %s", path);
 		close(fd);
 		return r;
 	}
 	if (listen(fd, BACKLOG) < 0) {
-		r = cuzk_fail_errno(err, errno, "listen %s", path);
+		r = err_fail_errno(err, errno, "listen %s", path);
 		close(fd);
 		unlink(path);
 		return r;

@@ -312,14 +312,14 @@ int cuzkd_loop_init(struct cuzkd *d, cuzk_error *err)
 	sigaddset(&mask, SIGHUP);
 	r = pthread_sigmask(SIG_BLOCK, &mask, NULL);
 	if (r)
-		return cuzk_fail_errno(err, r, "pthread_sigmask");
+		return err_fail_errno(err, r, "pthread_sigmask");
 	signal(SIGPIPE, SIG_IGN);
 	d->sig_fd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (d->sig_fd < 0)
-		return cuzk_fail_errno(err, errno, "signalfd");
+		return err_fail_errno(err, errno, "signalfd");
 	r = io_uring_queue_init(ring_entries(), &d->ring, 0);
 	if (r < 0)
-		return cuzk_fail_errno(err, -r, "io_uring_queue_init");
+		return err_fail_errno(err, -r, "io_uring_queue_init");
 	d->ring_ok = 1;
 	return 0;
 }
@@ -346,10 +346,10 @@ int cuzkd_loop_run(struct cuzkd *d, cuzk_error *err)
 		/* Before sleep: everything the handlers queued goes in one call. */
 		r = io_uring_submit_and_wait(&d->ring, 1);
 		if (r < 0 && r != -EINTR && r != -EAGAIN && r != -EBUSY)
-			return cuzk_fail_errno(err, -r, "io_uring_submit_and_wait");
+			return err_fail_errno(err, -r, "io_uring_submit_and_wait");
 		if (reap(d) < 0)
-			return cuzk_fail(err, CUZK_E_NOMEM, "out of memory for %u completions of the event loop",
-					 io_uring_cq_ready(&d->ring));
+			return err_fail(err, CUZK_E_NOMEM, "out of memory for %u completions of the event loop",
+					io_uring_cq_ready(&d->ring));
 		/* Handlers may reap more (cuzkd_sqe): they join the backlog's end. */
 		for (size_t i = 0; i < d->backlog_n; i++) {
 			struct cuzkd_cqe cqe = d->backlog[i];

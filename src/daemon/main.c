@@ -77,16 +77,16 @@ static int load_config(struct cuzkd_config *cfg, const struct options *o, cuzk_e
 	if (r)
 		return r;
 	if (o->socket && snprintf(cfg->socket, sizeof(cfg->socket), "%s", o->socket) >= (int)sizeof(cfg->socket))
-		return cuzk_fail(err, CUZK_E_INVAL, "--socket: path too long");
+		return err_fail(err, CUZK_E_INVAL, "--socket: path too long");
 	if (o->srs_dir && cuzkd_parse_dirs(o->srs_dir, 1, cfg->srs_dir, sizeof(cfg->srs_dir)))
-		return cuzk_fail(err, CUZK_E_INVAL, "--srs-dir '%.64s': expected 1 to %d directories", o->srs_dir,
-				 CUZKD_MAX_SRS_DIRS);
+		return err_fail(err, CUZK_E_INVAL, "--srs-dir '%.64s': expected 1 to %d directories", o->srs_dir,
+				CUZKD_MAX_SRS_DIRS);
 	if (o->backend && cuzkd_parse_backend(o->backend, &cfg->backend))
-		return cuzk_fail(err, CUZK_E_INVAL, "--backend: '%s' is not cpu, gpu or auto", o->backend);
+		return err_fail(err, CUZK_E_INVAL, "--backend: '%s' is not cpu, gpu or auto", o->backend);
 	for (uint32_t i = 0; i < cfg->n_preload; i++) {
 		r = cuzkd_srs_name_check(cfg->preload[i], CUZKD_SRS_NAME_MAX + 1, err);
 		if (r)
-			return cuzk_error_prefix(err, "[srs] preload");
+			return err_prefix(err, "[srs] preload");
 	}
 	return 0;
 }
@@ -98,8 +98,8 @@ static int resolve_backend(const struct cuzkd_config *cfg, const struct groth16_
 	int r = groth16_backend_find(ret, cuzkd_backend_name(cfg->backend), err);
 
 	if (r == 0 && cfg->backend == CUZKD_BACKEND_GPU && (*ret)->device_count() <= 0)
-		return cuzk_fail(err, CUZK_E_UNSUPPORTED,
-				 "backend gpu: no usable CUDA device (or cuzkd was built without CUDA)");
+		return err_fail(err, CUZK_E_UNSUPPORTED,
+				"backend gpu: no usable CUDA device (or cuzkd was built without CUDA)");
 	return r;
 }
 
@@ -156,7 +156,7 @@ static int run(struct cuzkd *d, cuzk_error *err)
 	if (d->cfg.n_preload) {
 		r = pthread_create(&preload, NULL, preload_main, d);
 		if (r)
-			return cuzk_fail_errno(err, r, "starting the preload thread");
+			return err_fail_errno(err, r, "starting the preload thread");
 		have_preload = 1;
 	}
 	r = cuzkd_loop_run(d, err);

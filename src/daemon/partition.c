@@ -97,7 +97,7 @@ static int private_inputs(groth16_witness_view *v, fr_t **ret_copy, cuzk_error *
 
 	*ret_copy = NULL;
 	if (!copy)
-		return cuzk_fail(err, CUZK_E_NOMEM, "out of memory copying %zu public inputs", v->num_inputs);
+		return err_fail(err, CUZK_E_NOMEM, "out of memory copying %zu public inputs", v->num_inputs);
 	memcpy(copy, v->input, v->num_inputs * sizeof(fr_t));
 	v->input = copy;
 	*ret_copy = copy;
@@ -117,20 +117,20 @@ static int verify_partition(const groth16_vk *vk, const groth16_witness_view *v,
 	int r;
 
 	if (!v->montgomery && !mont)
-		return cuzk_fail(err, CUZK_E_NOMEM, "out of memory verifying partition %u", part);
+		return err_fail(err, CUZK_E_NOMEM, "out of memory verifying partition %u", part);
 	for (size_t i = 0; mont && i < n && !bad; i++)
 		if (!fr_from_canonical(&mont[i], v->input[1 + i].l))
 			bad = i + 1;
 	r = bad ? 0 : groth16_verify(vk, mont ? mont : v->input + 1, n, proof, &why);
 	free(mont);
 	if (bad)
-		return cuzk_fail(err, CUZK_E_NONCANONICAL, "partition %u: public input %zu is not below r", part, bad);
+		return err_fail(err, CUZK_E_NONCANONICAL, "partition %u: public input %zu is not below r", part, bad);
 	if (r == -CUZK_E_NOMEM || r == -CUZK_E_NONCANONICAL)
-		return cuzk_fail(err, -r, "partition %u: %s", part, why.msg);
+		return err_fail(err, -r, "partition %u: %s", part, why.msg);
 	if (r)
-		return cuzk_fail(err, CUZK_E_VERIFY,
-				 "partition %u: the proof does not verify (%s); was the witness written during its proof?",
-				 part, why.msg);
+		return err_fail(err, CUZK_E_VERIFY,
+				"partition %u: the proof does not verify (%s); was the witness written during its proof?",
+				part, why.msg);
 	return 0;
 }
 
@@ -177,7 +177,7 @@ void cuzkd_prove_partition(struct cuzkd_worker *w, struct cuzkd_item *item)
 	registered = register_witness(w, job, &ph[CUZKD_PH_REGISTER]);
 	/* The backend checks the shape from the daemon's copy of the header
 	 * and from bitmaps nobody else can write (prover/backend.h). */
-	r = atomic_load(&job->cancelled) ? cuzk_fail(&err, CUZK_E_CANCELLED, "cancelled")
+	r = atomic_load(&job->cancelled) ? err_fail(&err, CUZK_E_CANCELLED, "cancelled")
 					 : private_inputs(&view, &inputs, &err);
 	if (r == 0)
 		r = prove_with_rs(w, job, &view, part, &srs->params, registered, &proof, &t, &err);

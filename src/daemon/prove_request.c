@@ -16,27 +16,27 @@
 static int check_limits(struct cuzkd_session *s, uint64_t request_id, int *ret_fatal, cuzk_error *err)
 {
 	struct cuzkd *d = s->d;
-	int64_t unread = cuzk_ring_unread(&s->ring, err);
+	int64_t unread = ring_unread(&s->ring, err);
 
 	if (unread < 0) {
 		*ret_fatal = 1;
 		return (int)unread;
 	}
 	if (cuzkd_session_job(s, request_id))
-		return cuzk_fail(err, CUZK_E_INVAL, "request id %" PRIu64 " is already in flight", request_id);
+		return err_fail(err, CUZK_E_INVAL, "request id %" PRIu64 " is already in flight", request_id);
 	if (s->n_jobs + (uint64_t)unread >= s->max_inflight)
-		return cuzk_fail(err, CUZK_E_BUSY, "%u requests in flight and %lld unread completions: the limit is %u",
-				 s->n_jobs, (long long)unread, s->max_inflight);
+		return err_fail(err, CUZK_E_BUSY, "%u requests in flight and %lld unread completions: the limit is %u",
+				s->n_jobs, (long long)unread, s->max_inflight);
 	if (s->acct->inflight >= d->cfg.max_inflight_per_uid)
-		return cuzk_fail(err, CUZK_E_BUSY, "uid %u has %u requests in flight (max_inflight_per_uid)",
-				 s->acct->uid, s->acct->inflight);
+		return err_fail(err, CUZK_E_BUSY, "uid %u has %u requests in flight (max_inflight_per_uid)",
+				s->acct->uid, s->acct->inflight);
 	if (d->inflight_total >= d->cfg.max_inflight_total)
-		return cuzk_fail(err, CUZK_E_BUSY, "the daemon has %u requests in flight (max_inflight_total)",
-				 d->inflight_total);
+		return err_fail(err, CUZK_E_BUSY, "the daemon has %u requests in flight (max_inflight_total)",
+				d->inflight_total);
 	return 0;
 }
 
-static int job_new(struct cuzkd_session *s, const struct cuzk_msg_prove *req, uint64_t t_recv,
+static int job_new(struct cuzkd_session *s, const struct msg_prove *req, uint64_t t_recv,
 		   struct cuzkd_job **ret, cuzk_error *err)
 {
 	struct cuzkd *d = s->d;
@@ -44,7 +44,7 @@ static int job_new(struct cuzkd_session *s, const struct cuzk_msg_prove *req, ui
 
 	if (!job || !(job->witness = calloc(1, sizeof(*job->witness)))) {
 		free(job);
-		return cuzk_fail(err, CUZK_E_NOMEM, "out of memory for a request");
+		return err_fail(err, CUZK_E_NOMEM, "out of memory for a request");
 	}
 	job->id = atomic_fetch_add(&d->engine.next_job_id, 1) + 1;
 	job->request_id = req->hdr.request_id;
@@ -74,7 +74,7 @@ void cuzkd_job_free(struct cuzkd *d, struct cuzkd_job *job)
 
 /* The witness fd through its checks (witness.c), and the limits on what it
  * holds. */
-static int open_witness(struct cuzkd_session *s, struct cuzkd_job *job, int fd, const struct cuzk_msg_prove *req,
+static int open_witness(struct cuzkd_session *s, struct cuzkd_job *job, int fd, const struct msg_prove *req,
 			cuzk_error *err)
 {
 	struct cuzkd *d = s->d;
@@ -85,24 +85,24 @@ static int open_witness(struct cuzkd_session *s, struct cuzkd_job *job, int fd, 
 	if (r)
 		return r;
 	if (s->pinned_bytes + w->buf->size > d->cfg.max_pinned_bytes_per_client)
-		return cuzk_fail(err, CUZK_E_BUSY,
-				 "%llu witness bytes in flight plus %llu exceed max_pinned_bytes_per_client",
-				 (unsigned long long)s->pinned_bytes, (unsigned long long)w->buf->size);
+		return err_fail(err, CUZK_E_BUSY,
+				"%llu witness bytes in flight plus %llu exceed max_pinned_bytes_per_client",
+				(unsigned long long)s->pinned_bytes, (unsigned long long)w->buf->size);
 	if (s->acct->pinned_bytes + w->buf->size > d->cfg.max_pinned_bytes_per_uid)
-		return cuzk_fail(err, CUZK_E_BUSY,
-				 "uid %u holds %llu witness bytes in flight; %llu more exceed max_pinned_bytes_per_uid",
-				 s->acct->uid, (unsigned long long)s->acct->pinned_bytes,
-				 (unsigned long long)w->buf->size);
+		return err_fail(err, CUZK_E_BUSY,
+				"uid %u holds %llu witness bytes in flight; %llu more exceed max_pinned_bytes_per_uid",
+				s->acct->uid, (unsigned long long)s->acct->pinned_bytes,
+				(unsigned long long)w->buf->size);
 	job->buf = w->buf;
 	job->n_parts = w->desc.hdr.num_partitions;
 	job->proofs = calloc(job->n_parts, GROTH16_PROOF_SIZE);
 	if (!job->proofs)
-		return cuzk_fail(err, CUZK_E_NOMEM, "out of memory for a request");
+		return err_fail(err, CUZK_E_NOMEM, "out of memory for a request");
 	return 0;
 }
 
 /* Every check of a PROVE, in order.  0 and *ret_job, or the first failure. */
-static int admit(struct cuzkd_session *s, const struct cuzk_msg_prove *req, const int *fds, unsigned nfds,
+static int admit(struct cuzkd_session *s, const struct msg_prove *req, const int *fds, unsigned nfds,
 		 const cuzk_error *fd_err, uint64_t t_recv, struct cuzkd_job **ret_job, int *ret_fatal,
 		 cuzk_error *err)
 {
@@ -115,12 +115,12 @@ static int admit(struct cuzkd_session *s, const struct cuzk_msg_prove *req, cons
 		return -err->code;
 	}
 	if (nfds != 1)
-		return cuzk_fail(err, CUZK_E_FD, "a PROVE request carries exactly one fd, not %u", nfds);
+		return err_fail(err, CUZK_E_FD, "a PROVE request carries exactly one fd, not %u", nfds);
 	if (d->draining)
-		return cuzk_fail(err, CUZK_E_SHUTDOWN, "the daemon is shutting down");
+		return err_fail(err, CUZK_E_SHUTDOWN, "the daemon is shutting down");
 	if (req->priority < CUZK_PRIORITY_NORMAL && !s->may_prioritize)
-		return cuzk_fail(err, CUZK_E_PERM, "uid %u may not submit at %s priority (priority_users, priority_groups)",
-				 s->acct->uid, req->priority == CUZK_PRIORITY_CRITICAL ? "critical" : "high");
+		return err_fail(err, CUZK_E_PERM, "uid %u may not submit at %s priority (priority_users, priority_groups)",
+				s->acct->uid, req->priority == CUZK_PRIORITY_CRITICAL ? "critical" : "high");
 	r = check_limits(s, req->hdr.request_id, ret_fatal, err);
 	if (r == 0)
 		r = cuzkd_srs_lookup(&d->srs, req->srs, err);
@@ -141,14 +141,14 @@ void cuzkd_on_prove(struct cuzkd_session *s, const void *buf, size_t len, const 
 		    const cuzk_error *fd_err, uint64_t t_recv)
 {
 	struct cuzkd *d = s->d;
-	struct cuzk_msg_prove req;
-	struct cuzk_msg_reply accepted;
+	struct msg_prove req;
+	struct msg_reply accepted;
 	struct cuzkd_job *job = NULL;
 	cuzk_error err;
 	int fatal = 0, r;
 
 	d->stats.requests++;
-	r = cuzk_msg_parse_prove(&req, buf, len, &err);
+	r = msg_parse_prove(&req, buf, len, &err);
 	if (r == 0)
 		r = admit(s, &req, fds, nfds, fd_err, t_recv, &job, &fatal, &err);
 	if (r) {
@@ -171,7 +171,7 @@ void cuzkd_on_prove(struct cuzkd_session *s, const void *buf, size_t len, const 
 	s->acct->pinned_bytes += job->buf->size;
 	d->inflight_total++;
 	/* Accepted: the reply names the daemon-wide job id (PROTOCOL.md, REPLY). */
-	cuzk_msg_reply_init(&accepted, req.hdr.request_id, 0, "");
+	msg_reply_init(&accepted, req.hdr.request_id, 0, "");
 	accepted.job_id = job->id;
 	cuzkd_session_send(s, &accepted, sizeof(accepted), NULL, 0);
 	cuzkd_engine_submit(&d->engine, job);

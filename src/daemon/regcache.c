@@ -81,20 +81,20 @@ static unsigned entries_of(const struct cuzkd_regcache *rc, uint32_t uid)
 static int make_room(struct cuzkd_regcache *rc, uint64_t size, const struct cuzkd_owner *o, cuzk_error *err)
 {
 	if (rc->bytes_in_use + size > rc->budget)
-		return cuzk_fail(err, CUZK_E_BUSY,
-				 "%s: witness of %llu bytes does not fit max_pinned_bytes_total (%llu of %llu in use)",
-				 o->who, (unsigned long long)size, (unsigned long long)rc->bytes_in_use,
-				 (unsigned long long)rc->budget);
+		return err_fail(err, CUZK_E_BUSY,
+				"%s: witness of %llu bytes does not fit max_pinned_bytes_total (%llu of %llu in use)",
+				o->who, (unsigned long long)size, (unsigned long long)rc->bytes_in_use,
+				(unsigned long long)rc->budget);
 	while (entries_of(rc, o->uid) >= rc->max_entries_per_uid)
 		if (evict_one(rc, 0, o->uid))
-			return cuzk_fail(err, CUZK_E_BUSY,
-					 "%s: uid %u has %u witness buffers mapped, all in use (max_buffers_per_uid)",
-					 o->who, o->uid, rc->max_entries_per_uid);
+			return err_fail(err, CUZK_E_BUSY,
+					"%s: uid %u has %u witness buffers mapped, all in use (max_buffers_per_uid)",
+					o->who, o->uid, rc->max_entries_per_uid);
 	while (rc->entries >= rc->max_entries)
 		if (evict_one(rc, 1, 0))
-			return cuzk_fail(err, CUZK_E_BUSY,
-					 "%s: %u witness buffers are mapped, all in use (max_buffers_total)", o->who,
-					 rc->max_entries);
+			return err_fail(err, CUZK_E_BUSY,
+					"%s: %u witness buffers are mapped, all in use (max_buffers_total)", o->who,
+					rc->max_entries);
 	while (rc->bytes + size > rc->budget && evict_one(rc, 1, 0) == 0)
 		;
 	return 0;
@@ -127,11 +127,11 @@ int cuzkd_regcache_get(struct cuzkd_regcache *rc, int fd, const struct stat *st,
 		return r;
 	b = calloc(1, sizeof(*b));
 	if (!b)
-		return cuzk_fail(err, CUZK_E_NOMEM, "%s: out of memory", o->who);
+		return err_fail(err, CUZK_E_NOMEM, "%s: out of memory", o->who);
 	b->map = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
 	if (b->map == MAP_FAILED) {
-		r = cuzk_fail_errno(err, errno, "%s: mmap of the witness (%llu bytes)", o->who,
-				    (unsigned long long)size);
+		r = err_fail_errno(err, errno, "%s: mmap of the witness (%llu bytes)", o->who,
+				   (unsigned long long)size);
 		free(b);
 		return r;
 	}

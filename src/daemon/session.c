@@ -86,7 +86,7 @@ int cuzkd_session_new(struct cuzkd *d, int fd)
 	struct cuzkd_session *s;
 	struct ucred cred;
 	socklen_t len = sizeof(cred);
-	struct cuzk_msg_reply busy;
+	struct msg_reply busy;
 	char why[128];
 	int refused;
 
@@ -97,8 +97,8 @@ int cuzkd_session_new(struct cuzkd *d, int fd)
 	}
 	refused = refusal(d, &cred, why, sizeof(why));
 	if (refused) {
-		cuzk_msg_reply_init(&busy, 0, refused, why);
-		cuzk_msg_send(fd, &busy, sizeof(busy), NULL, 0, NULL);
+		msg_reply_init(&busy, 0, refused, why);
+		msg_send(fd, &busy, sizeof(busy), NULL, 0, NULL);
 		d->stats.rejected_connections++;
 		cuzkd_log_client(&d->log, CUZKD_LOG_WARNING, NULL, "connection from pid %d refused: %s", (int)cred.pid,
 				 why);
@@ -160,7 +160,7 @@ static void session_free(struct cuzkd_session *s)
 		d->n_sessions--;
 	if (s->acct)
 		cuzkd_account_leave(&d->accounts, s->acct);
-	cuzk_ring_producer_destroy(&s->ring);
+	ring_producer_destroy(&s->ring);
 	if (s->efd >= 0)
 		close(s->efd);
 	if (s->fd >= 0)
@@ -206,7 +206,7 @@ int cuzkd_session_send(struct cuzkd_session *s, const void *msg, size_t len, con
 
 	if (s->closing)
 		return -CUZK_E_IO;
-	r = cuzk_msg_send(s->fd, msg, len, fds, nfds, &err);
+	r = msg_send(s->fd, msg, len, fds, nfds, &err);
 	if (r) {
 		s->d->stats.disconnects_misbehaving += r == -CUZK_E_BUSY;
 		cuzkd_session_close(s, err.msg);
@@ -216,9 +216,9 @@ int cuzkd_session_send(struct cuzkd_session *s, const void *msg, size_t len, con
 
 void cuzkd_session_reply(struct cuzkd_session *s, uint64_t request_id, int status, const char *message)
 {
-	struct cuzk_msg_reply m;
+	struct msg_reply m;
 
-	cuzk_msg_reply_init(&m, request_id, status, message);
+	msg_reply_init(&m, request_id, status, message);
 	cuzkd_session_send(s, &m, sizeof(m), NULL, 0);
 }
 
@@ -229,7 +229,7 @@ void cuzkd_session_reject(struct cuzkd_session *s, uint64_t request_id, cuzk_err
 
 	/* Messages name the client once, whoever wrote them. */
 	if (strncmp(err->msg, s->who, strlen(s->who)) != 0)
-		cuzk_error_prefix(err, "%s", s->who);
+		err_prefix(err, "%s", s->who);
 	s->d->stats.rejected[code]++;
 	cuzkd_log_client(&s->d->log, CUZKD_LOG_WARNING, &f, "request %" PRIu64 " rejected: %s", request_id,
 			 err->msg);
@@ -246,7 +246,7 @@ static void protocol_error(struct cuzkd_session *s, uint64_t request_id, cuzk_er
 
 uint64_t cuzkd_msg_request_id(const void *buf, size_t len)
 {
-	struct cuzk_msg_hdr h;
+	struct msg_header h;
 
 	if (len < sizeof(h))
 		return 0;
@@ -272,41 +272,41 @@ static void close_fds(int *fds, unsigned n)
 static void on_hello(struct cuzkd_session *s, const void *buf, size_t len)
 {
 	struct cuzkd *d = s->d;
-	struct cuzk_msg_hello h;
-	struct cuzk_msg_hello_reply rep;
+	struct msg_hello h;
+	struct msg_hello_reply rep;
 	cuzk_error err;
 	uint32_t max_inflight = d->cfg.max_inflight_per_client, slots;
 	int fds[3];
 
-	if (cuzk_msg_parse_hello(&h, buf, len, &err)) {
+	if (msg_parse_hello(&h, buf, len, &err)) {
 		protocol_error(s, 0, &err);
 		return;
 	}
 	if (s->hello_done) {
-		cuzk_fail(&err, CUZK_E_PROTOCOL, "%s: a second HELLO", s->who);
+		err_fail(&err, CUZK_E_PROTOCOL, "%s: a second HELLO", s->who);
 		protocol_error(s, h.hdr.request_id, &err);
 		return;
 	}
 	if (h.max_inflight && h.max_inflight < max_inflight)
 		max_inflight = h.max_inflight;
-	slots = cuzk_ring_pick_slots(h.ring_slots, max_inflight);
+	slots = ring_pick_slots(h.ring_slots, max_inflight);
 	if (max_inflight > slots)
 		max_inflight = slots;
-	if (cuzk_ring_producer_create(&s->ring, slots, CUZK_MAX_PARTITIONS, &err)) {
-		cuzk_error_prefix(&err, "%s: completion ring", s->who);
+	if (ring_producer_create(&s->ring, slots, CUZK_MAX_PARTITIONS, &err)) {
+		err_prefix(&err, "%s: completion ring", s->who);
 		protocol_error(s, h.hdr.request_id, &err);
 		return;
 	}
 	s->ring_ok = 1;
 	s->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (s->efd < 0) {
-		cuzk_fail_errno(&err, errno, "%s: eventfd", s->who);
+		err_fail_errno(&err, errno, "%s: eventfd", s->who);
 		protocol_error(s, h.hdr.request_id, &err);
 		return;
 	}
 	s->max_inflight = max_inflight;
 	memset(&rep, 0, sizeof(rep));
-	cuzk_msg_init(&rep.hdr, CUZK_MSG_HELLO_REPLY, sizeof(rep), h.hdr.request_id);
+	msg_init(&rep.hdr, CUZK_MSG_HELLO_REPLY, sizeof(rep), h.hdr.request_id);
 	rep.max_inflight = max_inflight;
 	rep.max_partitions = CUZK_MAX_PARTITIONS;
 	rep.max_witness_bytes = d->cfg.max_witness_bytes;
@@ -331,27 +331,27 @@ static void on_message(struct cuzkd_session *s, size_t len)
 	uint64_t t_recv = monotonic_ns();
 	int fds[CUZKD_MAX_RECV_FDS];
 	unsigned nfds = 0;
-	struct cuzk_msg_hdr h;
+	struct msg_header h;
 	cuzk_error err, fd_err;
 	int have_fd_err;
 
 	/* Every fd is taken (or closed) before anything else can return. */
-	have_fd_err = cuzk_msg_take_fds(&s->mh, fds, CUZKD_MAX_RECV_FDS, &nfds, &fd_err) != 0;
+	have_fd_err = msg_take_fds(&s->mh, fds, CUZKD_MAX_RECV_FDS, &nfds, &fd_err) != 0;
 	if (s->mh.msg_flags & MSG_TRUNC) {
-		cuzk_fail(&err, CUZK_E_PROTOCOL, "%s: message longer than %u bytes", s->who, CUZK_MSG_MAX);
+		err_fail(&err, CUZK_E_PROTOCOL, "%s: message longer than %u bytes", s->who, CUZK_MSG_MAX);
 		close_fds(fds, nfds);
 		protocol_error(s, 0, &err);
 		return;
 	}
-	if (cuzk_msg_parse_hdr(&h, s->msg, len, &err)) {
-		cuzk_error_prefix(&err, "%s", s->who);
+	if (msg_parse_header(&h, s->msg, len, &err)) {
+		err_prefix(&err, "%s", s->who);
 		close_fds(fds, nfds);
 		protocol_error(s, 0, &err);
 		return;
 	}
 	if (!s->hello_done && h.type != CUZK_MSG_HELLO) {
-		cuzk_fail(&err, CUZK_E_PROTOCOL, "%s: the first message must be HELLO (got type %u)", s->who,
-			  h.type);
+		err_fail(&err, CUZK_E_PROTOCOL, "%s: the first message must be HELLO (got type %u)", s->who,
+			 h.type);
 		close_fds(fds, nfds);
 		protocol_error(s, h.request_id, &err);
 		return;
@@ -363,7 +363,7 @@ static void on_message(struct cuzkd_session *s, size_t len)
 	}
 	if (nfds || have_fd_err) {
 		close_fds(fds, nfds);
-		cuzk_fail(&err, CUZK_E_FD, "%s: message type %u carries no fds", s->who, h.type);
+		err_fail(&err, CUZK_E_FD, "%s: message type %u carries no fds", s->who, h.type);
 		cuzkd_session_reject(s, h.request_id, &err);
 		return;
 	}
@@ -379,7 +379,7 @@ static void on_message(struct cuzkd_session *s, size_t len)
 		cuzkd_on_text_request(s, &h, s->msg, len);
 		break;
 	default:
-		cuzk_fail(&err, CUZK_E_PROTOCOL, "%s: message type %u is not a request", s->who, h.type);
+		err_fail(&err, CUZK_E_PROTOCOL, "%s: message type %u is not a request", s->who, h.type);
 		protocol_error(s, h.request_id, &err);
 		break;
 	}
@@ -391,7 +391,7 @@ static void drop_fds(struct cuzkd_session *s, int res)
 	int fds[CUZKD_MAX_RECV_FDS];
 	unsigned n = 0;
 
-	if (res >= 0 && cuzk_msg_take_fds(&s->mh, fds, CUZKD_MAX_RECV_FDS, &n, NULL) == 0)
+	if (res >= 0 && msg_take_fds(&s->mh, fds, CUZKD_MAX_RECV_FDS, &n, NULL) == 0)
 		close_fds(fds, n);
 }
 
@@ -452,7 +452,7 @@ static int idle(struct cuzkd_session *s, uint64_t now)
 	cuzk_error err;
 
 	return limit && s->hello_done && s->n_jobs == 0 && now - s->active_ns >= limit &&
-	       cuzk_ring_unread(&s->ring, &err) == 0;
+	       ring_unread(&s->ring, &err) == 0;
 }
 
 void cuzkd_sessions_sweep(struct cuzkd *d)

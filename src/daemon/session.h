@@ -49,7 +49,7 @@ struct cuzkd_session {
 	int may_prioritize;              /* may submit at critical and high priority */
 	uint64_t connected_ns, active_ns;   /* connected; last message received */
 	unsigned refs;                   /* 1 while connected + 1 per job */
-	struct cuzk_ring_producer ring;
+	struct ring_producer ring;
 	int ring_ok;
 	int efd;                         /* the client's wake-up */
 	uint32_t max_inflight;
@@ -107,7 +107,7 @@ uint64_t cuzkd_msg_request_id(const void *buf, size_t len);
 void cuzkd_on_prove(struct cuzkd_session *s, const void *buf, size_t len, const int *fds, unsigned nfds,
 		    const cuzk_error *fd_err, uint64_t t_recv);
 void cuzkd_on_cancel(struct cuzkd_session *s, const void *buf, size_t len);
-void cuzkd_on_text_request(struct cuzkd_session *s, const struct cuzk_msg_hdr *h, const void *buf, size_t len);
+void cuzkd_on_text_request(struct cuzkd_session *s, const struct msg_header *h, const void *buf, size_t len);
 /* Frees a job the loop created (its witness reference, its proofs). */
 void cuzkd_job_free(struct cuzkd *d, struct cuzkd_job *job);
 

@@ -21,18 +21,18 @@ int cuzkd_srs_name_check(const char *name, size_t maxlen, cuzk_error *err)
 	size_t n = strnlen(name, maxlen);
 
 	if (n == 0)
-		return cuzk_fail(err, CUZK_E_INVAL, "SRS name is empty");
+		return err_fail(err, CUZK_E_INVAL, "SRS name is empty");
 	if (n == maxlen || n > CUZKD_SRS_NAME_MAX)
-		return cuzk_fail(err, CUZK_E_INVAL, "SRS name is longer than %d bytes", CUZKD_SRS_NAME_MAX);
+		return err_fail(err, CUZK_E_INVAL, "SRS name is longer than %d bytes", CUZKD_SRS_NAME_MAX);
 	if (name[0] == '.')
-		return cuzk_fail(err, CUZK_E_INVAL, "SRS name '%.64s' starts with '.'", name);
+		return err_fail(err, CUZK_E_INVAL, "SRS name '%.64s' starts with '.'", name);
 	for (size_t i = 0; i < n; i++) {
 		char ch = name[i];
 		int ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
 			 ch == '.' || ch == '_' || ch == '-';
 		if (!ok)
-			return cuzk_fail(err, CUZK_E_INVAL,
-					 "SRS name has a character outside [A-Za-z0-9._-] at byte %zu", i);
+			return err_fail(err, CUZK_E_INVAL,
+					"SRS name has a character outside [A-Za-z0-9._-] at byte %zu", i);
 	}
 	return 0;
 }
@@ -48,7 +48,7 @@ int cuzkd_srs_cache_init(struct cuzkd_srs_cache *c, const char *dirs, uint64_t b
 	pthread_cond_init(&c->loaded, NULL);
 	c->budget = budget;
 	if (snprintf(list, sizeof(list), "%s", dirs) >= (int)sizeof(list))
-		return cuzk_fail(err, CUZK_E_INVAL, "srs_dir: list too long");
+		return err_fail(err, CUZK_E_INVAL, "srs_dir: list too long");
 	for (char *w = strtok_r(list, " ", &save); w && c->n_dirs < CUZKD_MAX_SRS_DIRS;
 	     w = strtok_r(NULL, " ", &save)) {
 		struct cuzkd_srs_dir *d = &c->dirs[c->n_dirs++];
@@ -57,16 +57,16 @@ int cuzkd_srs_cache_init(struct cuzkd_srs_cache *c, const char *dirs, uint64_t b
 		if (d->fd < 0 && errno == ENOENT)
 			continue;
 		if (d->fd < 0)
-			return cuzk_fail_errno(err, errno, "SRS directory %s", w);
+			return err_fail_errno(err, errno, "SRS directory %s", w);
 		/* Symlink targets are compared with the real path, which the
 		 * directory's own name need not be (a symlinked /var/tmp). */
 		if (!realpath(w, d->real))
-			return cuzk_fail_errno(err, errno, "SRS directory %s: realpath", w);
+			return err_fail_errno(err, errno, "SRS directory %s: realpath", w);
 		present++;
 	}
 	if (present == 0)
-		return cuzk_fail(err, CUZK_E_NOTFOUND, "SRS directory %s: No such file or directory%s", dirs,
-				 c->n_dirs > 1 ? " (none of them exists)" : "");
+		return err_fail(err, CUZK_E_NOTFOUND, "SRS directory %s: No such file or directory%s", dirs,
+				c->n_dirs > 1 ? " (none of them exists)" : "");
 	return 0;
 }
 
@@ -119,12 +119,12 @@ static int check_target(const struct cuzkd_srs_cache *c, int fd, const char *fil
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
 	n = readlink(proc, real, sizeof(real) - 1);
 	if (n < 0)
-		return cuzk_fail_errno(err, errno, "SRS '%s' in %s is a symlink, and %s cannot be read", file, dir,
-				       proc);
+		return err_fail_errno(err, errno, "SRS '%s' in %s is a symlink, and %s cannot be read", file, dir,
+				      proc);
 	real[n] = '\0';
 	if (!confined(c, real))
-		return cuzk_fail(err, CUZK_E_PERM, "SRS '%s' in %s is a symlink to %.200s, outside srs_dir", file,
-				 dir, real);
+		return err_fail(err, CUZK_E_PERM, "SRS '%s' in %s is a symlink to %.200s, outside srs_dir", file,
+				dir, real);
 	return 0;
 }
 
@@ -138,29 +138,29 @@ static int open_in_dir(const struct cuzkd_srs_cache *c, unsigned i, const char *
 	int fd, rfd, r;
 
 	if (fstatat(d->fd, file, &st, AT_SYMLINK_NOFOLLOW) < 0)
-		return errno == ENOENT ? 1 : cuzk_fail_errno(err, errno, "SRS '%s' in %s", file, d->path);
+		return errno == ENOENT ? 1 : err_fail_errno(err, errno, "SRS '%s' in %s", file, d->path);
 	if (S_ISREG(st.st_mode)) {
 		/* O_NOFOLLOW: a symlink swapped in since is refused, and
 		 * O_NONBLOCK: a FIFO swapped in cannot stall the open. */
 		fd = openat(d->fd, file, (read ? O_RDONLY | O_NONBLOCK : O_PATH) | O_NOFOLLOW | O_CLOEXEC);
 		if (fd < 0)
-			return cuzk_fail_errno(err, errno, "SRS '%s' in %s", file, d->path);
+			return err_fail_errno(err, errno, "SRS '%s' in %s", file, d->path);
 		if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
 			close(fd);
-			return cuzk_fail(err, CUZK_E_NOTFOUND, "SRS '%s' in %s is not a regular file", file, d->path);
+			return err_fail(err, CUZK_E_NOTFOUND, "SRS '%s' in %s is not a regular file", file, d->path);
 		}
 		*ret_fd = fd;
 		return 0;
 	}
 	if (!S_ISLNK(st.st_mode))
-		return cuzk_fail(err, CUZK_E_NOTFOUND, "SRS '%s' in %s is not a regular file", file, d->path);
+		return err_fail(err, CUZK_E_NOTFOUND, "SRS '%s' in %s is not a regular file", file, d->path);
 	fd = openat(d->fd, file, O_PATH | O_CLOEXEC);
 	if (fd < 0)
-		return cuzk_fail_errno(err, errno, "SRS '%s' in %s is a symlink to nothing usable", file, d->path);
+		return err_fail_errno(err, errno, "SRS '%s' in %s is a symlink to nothing usable", file, d->path);
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
 		close(fd);
-		return cuzk_fail(err, CUZK_E_NOTFOUND, "SRS '%s' in %s is a symlink to something not a regular file",
-				 file, d->path);
+		return err_fail(err, CUZK_E_NOTFOUND, "SRS '%s' in %s is a symlink to something not a regular file",
+				file, d->path);
 	}
 	if ((r = check_target(c, fd, file, d->path, err)) < 0 || !read) {
 		if (r < 0)
@@ -175,10 +175,10 @@ static int open_in_dir(const struct cuzkd_srs_cache *c, unsigned i, const char *
 	r = errno;
 	close(fd);
 	if (rfd < 0)
-		return cuzk_fail_errno(err, r, "SRS '%s' in %s", file, d->path);
+		return err_fail_errno(err, r, "SRS '%s' in %s", file, d->path);
 	if (fstat(rfd, &st2) < 0 || st2.st_dev != st.st_dev || st2.st_ino != st.st_ino) {
 		close(rfd);
-		return cuzk_fail(err, CUZK_E_IO, "SRS '%s' in %s changed while it was opened", file, d->path);
+		return err_fail(err, CUZK_E_IO, "SRS '%s' in %s changed while it was opened", file, d->path);
 	}
 	*ret_fd = rfd;
 	return 0;
@@ -254,14 +254,14 @@ static void list_names(const struct cuzkd_srs_cache *c, char *buf, size_t len)
 static int srs_find(struct cuzkd_srs_cache *c, const char *name, int read, int *ret_fd, const char **ret_file,
 		    unsigned *ret_dir, cuzk_error *err)
 {
-	const struct cuzk_kind *kind;
+	const struct kind *kind;
 	const char *file;
 	char dirs[256], names[120];
 	int r = cuzkd_srs_name_check(name, CUZKD_SRS_NAME_MAX + 1, err);
 
 	if (r)
 		return r;
-	kind = cuzk_kind_by_name(name);
+	kind = kind_by_name(name);
 	file = kind ? kind->params : name;
 	for (unsigned i = 0; i < c->n_dirs; i++) {
 		if (c->dirs[i].fd < 0)
@@ -281,11 +281,11 @@ static int srs_find(struct cuzkd_srs_cache *c, const char *name, int read, int *
 	 * a kind's long file name (which `cuzk params list` shows whole). */
 	dir_list(c, dirs, sizeof(dirs));
 	if (kind)
-		return cuzk_fail(err, CUZK_E_NOTFOUND, "unknown SRS '%s': none of %s has its file, %s", name, dirs,
-				 file);
+		return err_fail(err, CUZK_E_NOTFOUND, "unknown SRS '%s': none of %s has its file, %s", name, dirs,
+				file);
 	list_names(c, names, sizeof(names));
-	return cuzk_fail(err, CUZK_E_NOTFOUND, "unknown SRS '%.64s': not in %s, which %s %s", name, dirs,
-			 c->n_dirs > 1 ? "hold" : "holds", names);
+	return err_fail(err, CUZK_E_NOTFOUND, "unknown SRS '%.64s': not in %s, which %s %s", name, dirs,
+			c->n_dirs > 1 ? "hold" : "holds", names);
 }
 
 int cuzkd_srs_lookup(struct cuzkd_srs_cache *c, const char *name, cuzk_error *err)
@@ -352,17 +352,17 @@ static int load_params(struct cuzkd_srs_cache *c, struct cuzkd_srs *s, groth16_p
 	if (fstat(fd, &st) < 0) {
 		r = errno;
 		close(fd);
-		return cuzk_fail_errno(err, r, "SRS '%s': fstat", file);
+		return err_fail_errno(err, r, "SRS '%s': fstat", file);
 	}
 	if (st.st_size == 0) {
 		close(fd);
-		return cuzk_fail(err, CUZK_E_FORMAT, "SRS '%s' is empty", file);
+		return err_fail(err, CUZK_E_FORMAT, "SRS '%s' is empty", file);
 	}
 	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	r = errno;
 	close(fd);
 	if (map == MAP_FAILED)
-		return cuzk_fail_errno(err, r, "SRS '%s': mmap", file);
+		return err_fail_errno(err, r, "SRS '%s': mmap", file);
 	/* Parameter files come from the operator; curve checks catch a corrupt
 	 * file, subgroup checks would cost minutes on a 47 GB file. */
 	struct load_progress lp = { c, s };
@@ -370,14 +370,14 @@ static int load_params(struct cuzkd_srs_cache *c, struct cuzkd_srs *s, groth16_p
 	r = groth16_params_parse_mem_opts(ret, map, (size_t)st.st_size, file, &o, err);
 	munmap(map, (size_t)st.st_size);
 	if (r)
-		cuzk_error_prefix(err, "SRS");
+		err_prefix(err, "SRS");
 	return r;
 }
 
 int cuzkd_srs_acquire(struct cuzkd_srs_cache *c, const char *request_name, struct cuzkd_srs **ret,
 		      cuzk_error *err)
 {
-	const struct cuzk_kind *kind = cuzk_kind_by_name(request_name);
+	const struct kind *kind = kind_by_name(request_name);
 	const char *name = kind ? kind->params : request_name;
 	struct cuzkd_srs *s;
 	groth16_params p;
@@ -401,7 +401,7 @@ int cuzkd_srs_acquire(struct cuzkd_srs_cache *c, const char *request_name, struc
 	s = calloc(1, sizeof(*s));
 	if (!s) {
 		pthread_mutex_unlock(&c->lock);
-		return cuzk_fail(err, CUZK_E_NOMEM, "SRS '%s': out of memory", name);
+		return err_fail(err, CUZK_E_NOMEM, "SRS '%s': out of memory", name);
 	}
 	snprintf(s->name, sizeof(s->name), "%s", name);
 	s->state = CUZKD_SRS_LOADING;

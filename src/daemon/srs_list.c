@@ -77,7 +77,7 @@ static size_t collect(const struct cuzkd_srs_cache *c, unsigned i, struct listed
 /* One line for a file found: shape from its counts, or what is wrong. */
 static void file_line(struct cuzkd_srs_cache *c, FILE *f, const struct listed *l)
 {
-	const struct cuzk_kind *kind = cuzk_kind_by_params(l->name);
+	const struct kind *kind = kind_by_params(l->name);
 	const char *dir = c->dirs[l->dir].path;
 	groth16_params_counts n;
 	cuzk_error err;
@@ -87,7 +87,7 @@ static void file_line(struct cuzkd_srs_cache *c, FILE *f, const struct listed *l
 	fprintf(f, "%s\t%s\t%s\t", kind ? kind->name : "-", l->name, dir);
 	r = cuzkd_srs_open(c, l->name, &fd, NULL, NULL, &err);
 	if (r == 0) {
-		r = fstat(fd, &st) < 0 ? cuzk_fail(&err, CUZK_E_IO, "fstat failed")
+		r = fstat(fd, &st) < 0 ? err_fail(&err, CUZK_E_IO, "fstat failed")
 				       : groth16_params_counts_fd(&n, fd, (uint64_t)st.st_size, l->name, &err);
 		close(fd);
 	}
@@ -125,7 +125,7 @@ char *cuzkd_srs_list_text(struct cuzkd_srs_cache *c)
 	fprintf(f, "kind\tname\tdir\tbytes\tdomain\tinputs\taux\tstate\n");
 	for (size_t i = 0; i < n; i++)
 		file_line(c, f, &l[i]);
-	for (const struct cuzk_kind *k = cuzk_kinds; k->name; k++)
+	for (const struct kind *k = kind_table; k->name; k++)
 		if (!seen(l, n, k->params))
 			fprintf(f, "%s\t%s\t-\t-\t-\t-\t-\tabsent\n", k->name, k->params);
 	free(l);

@@ -20,48 +20,48 @@ static int check_fd(int fd, uint64_t max_bytes, struct stat *st, const char *who
 	 * O_WRONLY through /proc, or O_PATH) is the client's mistake, said
 	 * as such rather than as mmap's EACCES. */
 	if (fl < 0)
-		return cuzk_fail_errno(err, errno, "%s: fcntl(F_GETFL) of the witness fd", who);
+		return err_fail_errno(err, errno, "%s: fcntl(F_GETFL) of the witness fd", who);
 	if ((fl & O_PATH) || (fl & O_ACCMODE) == O_WRONLY)
-		return cuzk_fail(err, CUZK_E_FD, "%s: the witness fd is not open for reading (%s)", who,
-				 fl & O_PATH ? "O_PATH" : "O_WRONLY");
+		return err_fail(err, CUZK_E_FD, "%s: the witness fd is not open for reading (%s)", who,
+				fl & O_PATH ? "O_PATH" : "O_WRONLY");
 	if (fstat(fd, st) < 0)
-		return cuzk_fail_errno(err, errno, "%s: fstat of the witness fd", who);
+		return err_fail_errno(err, errno, "%s: fstat of the witness fd", who);
 	if (!S_ISREG(st->st_mode))
-		return cuzk_fail(err, CUZK_E_FD, "%s: the witness fd is not a regular file", who);
+		return err_fail(err, CUZK_E_FD, "%s: the witness fd is not a regular file", who);
 	if (fstatfs(fd, &sfs) < 0)
-		return cuzk_fail_errno(err, errno, "%s: fstatfs of the witness fd", who);
+		return err_fail_errno(err, errno, "%s: fstatfs of the witness fd", who);
 	if (sfs.f_type != TMPFS_MAGIC && sfs.f_type != HUGETLBFS_MAGIC)
-		return cuzk_fail(err, CUZK_E_FD,
-				 "%s: the witness is not a memfd on tmpfs or hugetlbfs (filesystem magic 0x%lx)",
-				 who, (unsigned long)sfs.f_type);
+		return err_fail(err, CUZK_E_FD,
+				"%s: the witness is not a memfd on tmpfs or hugetlbfs (filesystem magic 0x%lx)",
+				who, (unsigned long)sfs.f_type);
 	seals = fcntl(fd, F_GET_SEALS);
 	if (seals < 0)
-		return cuzk_fail(err, CUZK_E_SEALS, "%s: the witness memfd does not support seals (%s)", who,
-				 strerror(errno));
+		return err_fail(err, CUZK_E_SEALS, "%s: the witness memfd does not support seals (%s)", who,
+				strerror(errno));
 	if ((seals & (F_SEAL_SHRINK | F_SEAL_GROW)) != (F_SEAL_SHRINK | F_SEAL_GROW))
-		return cuzk_fail(err, CUZK_E_SEALS, "%s: the witness memfd lacks the %s%s%s seal", who,
-				 seals & F_SEAL_SHRINK ? "" : "SHRINK",
-				 (seals & (F_SEAL_SHRINK | F_SEAL_GROW)) == 0 ? " and " : "",
-				 seals & F_SEAL_GROW ? "" : "GROW");
+		return err_fail(err, CUZK_E_SEALS, "%s: the witness memfd lacks the %s%s%s seal", who,
+				seals & F_SEAL_SHRINK ? "" : "SHRINK",
+				(seals & (F_SEAL_SHRINK | F_SEAL_GROW)) == 0 ? " and " : "",
+				seals & F_SEAL_GROW ? "" : "GROW");
 	if (st->st_size <= 0)
-		return cuzk_fail(err, CUZK_E_FORMAT, "%s: the witness memfd is empty", who);
+		return err_fail(err, CUZK_E_FORMAT, "%s: the witness memfd is empty", who);
 	if ((uint64_t)st->st_size > max_bytes)
-		return cuzk_fail(err, CUZK_E_BUSY, "%s: the witness is %llu bytes, over max_witness_bytes %llu",
-				 who, (unsigned long long)st->st_size, (unsigned long long)max_bytes);
+		return err_fail(err, CUZK_E_BUSY, "%s: the witness is %llu bytes, over max_witness_bytes %llu",
+				who, (unsigned long long)st->st_size, (unsigned long long)max_bytes);
 	/* What the size limits charge must be what the file costs: reading a
 	 * hole through the daemon's mapping, or pinning it, would allocate it
 	 * at the daemon's expense (a 16 GiB sparse memfd costs its sender
 	 * 64 KiB).  tmpfs and hugetlbfs count backed pages in st_blocks. */
 	if ((uint64_t)st->st_blocks * 512 < (uint64_t)st->st_size)
-		return cuzk_fail(err, CUZK_E_FORMAT,
-				 "%s: the witness memfd is sparse: %llu of its %llu bytes are backed by memory "
-				 "(write or fallocate every page before submitting)",
-				 who, (unsigned long long)st->st_blocks * 512, (unsigned long long)st->st_size);
+		return err_fail(err, CUZK_E_FORMAT,
+				"%s: the witness memfd is sparse: %llu of its %llu bytes are backed by memory "
+				"(write or fallocate every page before submitting)",
+				who, (unsigned long long)st->st_blocks * 512, (unsigned long long)st->st_size);
 	return 0;
 }
 
 int cuzkd_witness_open(struct cuzkd_witness *ret, struct cuzkd_regcache *rc, int fd,
-		       const struct cuzk_msg_prove *req, uint64_t max_bytes, const struct cuzkd_owner *o,
+		       const struct msg_prove *req, uint64_t max_bytes, const struct cuzkd_owner *o,
 		       groth16_witness_view *views, cuzk_error *err)
 {
 	const char *who = o->who;
@@ -77,12 +77,12 @@ int cuzkd_witness_open(struct cuzkd_witness *ret, struct cuzkd_regcache *rc, int
 	if (r)
 		return r;
 	map = w.buf->map;
-	r = cuzk_witness_parse(&w.desc, map, w.buf->size, who, err);
+	r = witness_parse(&w.desc, map, w.buf->size, who, err);
 	if (r)
 		goto fail;
-	montgomery = cuzk_msg_prove_scalar_form(req, w.desc.hdr.flags, err);
+	montgomery = msg_prove_scalar_form(req, w.desc.hdr.flags, err);
 	if (montgomery < 0) {
-		r = cuzk_error_prefix(err, "%s", who);
+		r = err_prefix(err, "%s", who);
 		goto fail;
 	}
 	for (unsigned p = 0; p < w.desc.hdr.num_partitions; p++) {

@@ -29,13 +29,13 @@
 
 struct cuzkd_witness {
 	struct cuzkd_buf *buf;           /* referenced */
-	struct cuzk_witness_desc desc;   /* validated copy */
+	struct witness_desc desc;        /* validated copy */
 };
 
 /* Runs the checks on fd (which the caller still owns and closes) and fills
  * views[0 .. desc.hdr.num_partitions). */
 int cuzkd_witness_open(struct cuzkd_witness *ret, struct cuzkd_regcache *rc, int fd,
-		       const struct cuzk_msg_prove *req, uint64_t max_bytes, const struct cuzkd_owner *o,
+		       const struct msg_prove *req, uint64_t max_bytes, const struct cuzkd_owner *o,
 		       groth16_witness_view *views, cuzk_error *err);
 void cuzkd_witness_close(struct cuzkd_witness *w, struct cuzkd_regcache *rc);
 

@@ -48,7 +48,7 @@ int gencircuit_shape_parse(enum gencircuit_shape *ret, const char *name, cuzk_er
 	else if (strcmp(name, "porep") == 0)
 		*ret = GENCIRCUIT_SHAPE_POREP;
 	else
-		return cuzk_fail(err, CUZK_E_INVAL, "--shape '%s': expected basic or porep", name);
+		return err_fail(err, CUZK_E_INVAL, "--shape '%s': expected basic or porep", name);
 	return 0;
 }
 
@@ -74,17 +74,17 @@ size_t gencircuit_num_constraints(const gencircuit_spec *spec)
 int gencircuit_check_spec(const gencircuit_spec *spec, cuzk_error *err)
 {
 	if (spec->shape != GENCIRCUIT_SHAPE_BASIC && spec->shape != GENCIRCUIT_SHAPE_POREP)
-		return cuzk_fail(err, CUZK_E_INVAL, "gen-circuit: unknown shape %d", (int)spec->shape);
+		return err_fail(err, CUZK_E_INVAL, "gen-circuit: unknown shape %d", (int)spec->shape);
 	if (spec->log_constraints < 2 || spec->log_constraints > GENCIRCUIT_MAX_LOG)
-		return cuzk_fail(err, CUZK_E_INVAL, "gen-circuit: log constraints %u is not in 2..%u",
-				 spec->log_constraints, GENCIRCUIT_MAX_LOG);
+		return err_fail(err, CUZK_E_INVAL, "gen-circuit: log constraints %u is not in 2..%u",
+				spec->log_constraints, GENCIRCUIT_MAX_LOG);
 	size_t total = gencircuit_num_constraints(spec);
 	if (spec->num_inputs < 1 || spec->num_inputs >= total)
-		return cuzk_fail(err, CUZK_E_INVAL,
-				 "gen-circuit: %zu inputs (with the constant 1) must be in 1..%zu for the %zu "
-				 "constraints of a %s circuit of 2^%u",
-				 spec->num_inputs, total - 1, total, gencircuit_shape_name(spec->shape),
-				 spec->log_constraints);
+		return err_fail(err, CUZK_E_INVAL,
+				"gen-circuit: %zu inputs (with the constant 1) must be in 1..%zu for the %zu "
+				"constraints of a %s circuit of 2^%u",
+				spec->num_inputs, total - 1, total, gencircuit_shape_name(spec->shape),
+				spec->log_constraints);
 	return 0;
 }
 
@@ -254,11 +254,11 @@ static void fill_assignment(const gencircuit_spec *spec, fr_t *z)
 	for (size_t i = 1; i < ni; i++)
 		dense_fr(&z[i], spec->seed, i, SALT_INPUT);
 	struct assign_ctx ctx = { spec, z, rows };
-	cuzk_parallel_for(groups, 1u << 14, 0, boolean_pivots, &ctx);
+	parallel_for(groups, 1u << 14, 0, boolean_pivots, &ctx);
 	for (size_t g = 0; g < groups; g++)
 		if (group_is_dense(spec, g))
 			solve_row(spec, 4 * g, z);
-	cuzk_parallel_for(groups, 1u << 12, 0, group_rows, &ctx);
+	parallel_for(groups, 1u << 12, 0, group_rows, &ctx);
 }
 
 int gencircuit_assignment(const gencircuit_spec *spec, fr_t **ret_z, cuzk_error *err)
@@ -269,7 +269,7 @@ int gencircuit_assignment(const gencircuit_spec *spec, fr_t **ret_z, cuzk_error 
 	size_t n = spec->num_inputs + gencircuit_num_aux(spec);
 	fr_t *z = malloc(n * sizeof(*z));
 	if (!z)
-		return cuzk_fail(err, CUZK_E_NOMEM, "gen-circuit: out of memory for %zu values", n);
+		return err_fail(err, CUZK_E_NOMEM, "gen-circuit: out of memory for %zu values", n);
 	fill_assignment(spec, z);
 	*ret_z = z;
 	return 0;
@@ -345,8 +345,8 @@ int gencircuit_build(const gencircuit_spec *spec, r1cs *ret_cs, fr_t **ret_z, cu
 	if (build_matrices(&cs, spec) < 0) {
 		r1cs_free(&cs);
 		free(z);
-		return cuzk_fail(err, CUZK_E_NOMEM, "gen-circuit: out of memory for the R1CS of 2^%u constraints",
-				 spec->log_constraints);
+		return err_fail(err, CUZK_E_NOMEM, "gen-circuit: out of memory for the R1CS of 2^%u constraints",
+				spec->log_constraints);
 	}
 	*ret_cs = cs;
 	*ret_z = z;
@@ -372,7 +372,7 @@ int gencircuit_write_witness(const gencircuit_spec *spec, const char *path, cuzk
 	fr_t *z = contiguous ? in_file : malloc((ni + na) * sizeof(*z));
 	if (!z) {
 		groth16_witness_file_close(&m, NULL);
-		return cuzk_fail(err, CUZK_E_NOMEM, "gen-circuit: out of memory for %zu values", ni + na);
+		return err_fail(err, CUZK_E_NOMEM, "gen-circuit: out of memory for %zu values", ni + na);
 	}
 	fill_assignment(spec, z);
 	/* The new file is zero-filled, as the bitmaps must start. */

@@ -30,8 +30,8 @@ static size_t domain_of(size_t num_rows, size_t num_inputs, unsigned *ret_log)
 
 static void draw_trapdoor(groth16_dev_trapdoor_insecure *td, uint64_t seed, size_t m)
 {
-	cuzk_rng rng;
-	cuzk_rng_seed(&rng, seed);
+	rng_t rng;
+	rng_seed(&rng, seed);
 	fr_t tau_m;
 	do {
 		fr_sample_rng(&td->tau, &rng);
@@ -134,13 +134,13 @@ static int qap_rows(fr_t *ret_a, fr_t *ret_b, fr_t *ret_c, const groth16_row_sou
 	if (rc)
 		return rc;
 	fr_t *lagrange = malloc(m * sizeof(fr_t));
-	unsigned nt = cuzk_nthreads();
+	unsigned nt = parallel_nthreads();
 	struct qap_thread *th = calloc(nt, sizeof(*th));
 	if (!lagrange || !th) {
 		ntt_domain_free(&d);
 		free(lagrange);
 		free(th);
-		return cuzk_fail(err, CUZK_E_NOMEM, "setup: no memory for %zu Lagrange values", m);
+		return err_fail(err, CUZK_E_NOMEM, "setup: no memory for %zu Lagrange values", m);
 	}
 	/* L_k(τ) = 1/m · sum_j τ^j·ω^(-jk): the inverse NTT of τ's powers. */
 	for (size_t i = 0; i < m; i++)
@@ -155,7 +155,7 @@ static int qap_rows(fr_t *ret_a, fr_t *ret_b, fr_t *ret_c, const groth16_row_sou
 	for (unsigned i = 0; i < nt; i++)
 		th[i].bad_row = FIRST_FAIL_NONE;
 	struct qap_ctx ctx = { src, lagrange, { ret_a, ret_b, ret_c }, nv, th };
-	cuzk_parallel_for(src->num_rows, 4096, nt, qap_range, &ctx);
+	parallel_for(src->num_rows, 4096, nt, qap_range, &ctx);
 
 	const struct qap_thread *bad = NULL;
 	int nomem = 0;
@@ -165,10 +165,10 @@ static int qap_rows(fr_t *ret_a, fr_t *ret_b, fr_t *ret_c, const groth16_row_sou
 			bad = &th[i];
 	}
 	if (bad)
-		rc = cuzk_fail(err, CUZK_E_FORMAT, "r1cs: constraint %zu of %s names variable %llu of %zu",
-			       bad->bad_row, MATRIX_NAME[bad->bad_mat], (unsigned long long)bad->bad_var, nv);
+		rc = err_fail(err, CUZK_E_FORMAT, "r1cs: constraint %zu of %s names variable %llu of %zu",
+			      bad->bad_row, MATRIX_NAME[bad->bad_mat], (unsigned long long)bad->bad_var, nv);
 	else if (nomem)
-		rc = cuzk_fail(err, CUZK_E_NOMEM, "setup: no memory for the terms of shared variables");
+		rc = err_fail(err, CUZK_E_NOMEM, "setup: no memory for the terms of shared variables");
 	for (unsigned i = 0; i < nt; i++) {
 		for (size_t j = 0; j < th[i].n && !rc; j++) {
 			fr_t *acc = ctx.acc[th[i].spills[j].mat] + th[i].spills[j].var;
@@ -213,7 +213,7 @@ static int cpu_mul(void *self, int g2, const fr_t *k, size_t n, const groth16_po
 	size_t run = n < CPU_EMIT_RUN ? n : CPU_EMIT_RUN;
 	void *buf = malloc((run ? run : 1) * fb->ops->aff_size);
 	if (!buf)
-		return cuzk_fail(err, CUZK_E_NOMEM, "setup: no memory for %zu %s points", run, fb->ops->name);
+		return err_fail(err, CUZK_E_NOMEM, "setup: no memory for %zu %s points", run, fb->ops->name);
 	int rc = 0;
 	for (size_t i = 0; i < n && rc == 0; i += run) {
 		size_t len = n - i < run ? n - i : run;
@@ -297,7 +297,7 @@ static void ic_l_range(void *arg, size_t begin, size_t end, unsigned thread)
 static void ic_l_scalars(const struct setup_run *s, fr_t *out, size_t first, size_t n)
 {
 	struct ic_l_ctx c = { s, out, first };
-	cuzk_parallel_for(n, 4096, 0, ic_l_range, &c);
+	parallel_for(n, 4096, 0, ic_l_range, &c);
 }
 
 static size_t compact_nonzero(fr_t *out, const fr_t *v, size_t n)
@@ -327,10 +327,10 @@ static int setup_prepare(struct setup_run *s, uint64_t seed, cuzk_error *err)
 	s->nv = s->ni + s->na;
 	s->m = domain_of(src->num_rows, s->ni, &log_m);
 	if (s->ni == 0)
-		return cuzk_fail(err, CUZK_E_FORMAT, "r1cs: no inputs (the constant 1 is missing)");
+		return err_fail(err, CUZK_E_FORMAT, "r1cs: no inputs (the constant 1 is missing)");
 	if (log_m > NTT_MAX_LOG)
-		return cuzk_fail(err, CUZK_E_INVAL, "setup: domain 2^%u is larger than 2^%u", log_m,
-				 NTT_MAX_LOG);
+		return err_fail(err, CUZK_E_INVAL, "setup: domain 2^%u is larger than 2^%u", log_m,
+				NTT_MAX_LOG);
 	draw_trapdoor(&s->td, seed, s->m);
 	size_t klen = s->nv > SETUP_RUN ? s->nv : SETUP_RUN;
 	s->at = malloc(s->nv * sizeof(fr_t));
@@ -339,7 +339,7 @@ static int setup_prepare(struct setup_run *s, uint64_t seed, cuzk_error *err)
 	s->k = malloc(klen * sizeof(fr_t));
 	s->ic_points = malloc(s->ni * sizeof(g1_aff_t));
 	if (!s->at || !s->bt || !s->ct || !s->k || !s->ic_points)
-		return cuzk_fail(err, CUZK_E_NOMEM, "setup: no memory for %zu variables", s->nv);
+		return err_fail(err, CUZK_E_NOMEM, "setup: no memory for %zu variables", s->nv);
 	int rc;
 	if ((rc = qap_rows(s->at, s->bt, s->ct, src, &s->td.tau, err)) ||
 	    (rc = fixed_base_init(&s->cpu.g1, &CURVE_G1, &G1_GENERATOR, SETUP_WINDOW_BITS, err)) ||

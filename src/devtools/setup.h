@@ -5,7 +5,7 @@
  * knows the seed can forge proofs.  For tests and benchmarks only; never for
  * parameters that protect anything.
  *
- * Derivation: a cuzk_rng seeded with `seed` gives τ, α, β, γ, δ in that
+ * Derivation: a rng_t seeded with `seed` gives τ, α, β, γ, δ in that
  * order by fr_sample_rng (prover/fr_sample.h); τ is drawn again in the
  * (negligible) case τ^m = 1.
  *

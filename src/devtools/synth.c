@@ -103,25 +103,25 @@ int groth16_synthesize_into(groth16_synth *out, const groth16_row_source *src, c
 {
 	size_t ni = src->num_inputs;
 	if (ni == 0 || z_len != ni + src->num_aux)
-		return cuzk_fail(err, CUZK_E_MISMATCH,
-				 "assignment: %zu values, the circuit has %zu inputs and %zu aux variables",
-				 z_len, ni, src->num_aux);
+		return err_fail(err, CUZK_E_MISMATCH,
+				"assignment: %zu values, the circuit has %zu inputs and %zu aux variables",
+				z_len, ni, src->num_aux);
 	if (!fr_is_one(&z[0]))
-		return cuzk_fail(err, CUZK_E_MISMATCH, "assignment: value 0 must be the constant 1");
+		return err_fail(err, CUZK_E_MISMATCH, "assignment: value 0 must be the constant 1");
 	out->num_constraints = src->num_rows + ni;
 	out->num_inputs = ni;
 	out->num_aux = src->num_aux;
 
 	first_fail ff;
 	if (first_fail_init(&ff) < 0)
-		return cuzk_fail(err, CUZK_E_NOMEM, "synthesis: out of memory");
+		return err_fail(err, CUZK_E_NOMEM, "synthesis: out of memory");
 	struct synth_ctx ctx = { out, src, z, z_len, &ff };
-	cuzk_parallel_for(src->num_rows, ROWS_PER_CHUNK, ff.nthreads, synth_range, &ctx);
+	parallel_for(src->num_rows, ROWS_PER_CHUNK, ff.nthreads, synth_range, &ctx);
 	size_t bad = first_fail_finish(&ff);
 	if (bad != FIRST_FAIL_NONE)
-		return cuzk_fail(err, CUZK_E_FORMAT,
-				 "constraint %zu: a variable index is >= the %zu variables of the assignment",
-				 bad, z_len);
+		return err_fail(err, CUZK_E_FORMAT,
+				"constraint %zu: a variable index is >= the %zu variables of the assignment",
+				bad, z_len);
 	/* bellperson's appended input constraints: input_i · 0 = 0. */
 	for (size_t i = 0; i < ni; i++) {
 		out->a[src->num_rows + i] = z[i];
@@ -161,7 +161,7 @@ int groth16_synthesize_rows(groth16_synth *ret, const groth16_row_source *src, c
 	s.b_aux_density = calloc(words_for(src->num_aux) + 1, sizeof(uint64_t));
 	if (!s.a || !s.b || !s.c || !s.a_aux_density || !s.b_input_density || !s.b_aux_density) {
 		groth16_synth_free(&s);
-		return cuzk_fail(err, CUZK_E_NOMEM, "synthesis: out of memory for %zu constraints", n);
+		return err_fail(err, CUZK_E_NOMEM, "synthesis: out of memory for %zu constraints", n);
 	}
 	int rc = groth16_synthesize_into(&s, src, z, z_len, err);
 	if (rc < 0) {
@@ -213,12 +213,12 @@ int groth16_synth_check(const groth16_synth *s, cuzk_error *err)
 {
 	first_fail ff;
 	if (first_fail_init(&ff) < 0)
-		return cuzk_fail(err, CUZK_E_NOMEM, "satisfiability check: out of memory");
+		return err_fail(err, CUZK_E_NOMEM, "satisfiability check: out of memory");
 	struct check_ctx ctx = { s, &ff };
-	cuzk_parallel_for(s->num_constraints, ROWS_PER_CHUNK, ff.nthreads, check_range, &ctx);
+	parallel_for(s->num_constraints, ROWS_PER_CHUNK, ff.nthreads, check_range, &ctx);
 	size_t bad = first_fail_finish(&ff);
 	if (bad != FIRST_FAIL_NONE)
-		return cuzk_fail(err, CUZK_E_UNSAT, "constraint %zu not satisfied", bad);
+		return err_fail(err, CUZK_E_UNSAT, "constraint %zu not satisfied", bad);
 	return 0;
 }
 

@@ -13,9 +13,9 @@ int byte_reader_need(const byte_reader *r, uint64_t n, const char *section, cons
 {
 	if (n <= byte_reader_left(r))
 		return 0;
-	return cuzk_fail(err, CUZK_E_FORMAT,
-			 "%s: section %s: %s needs %llu bytes at offset %zu but the file has %zu left",
-			 r->name, section, what, (unsigned long long)n, r->pos, byte_reader_left(r));
+	return err_fail(err, CUZK_E_FORMAT,
+			"%s: section %s: %s needs %llu bytes at offset %zu but the file has %zu left",
+			r->name, section, what, (unsigned long long)n, r->pos, byte_reader_left(r));
 }
 
 int byte_reader_need_n(const byte_reader *r, uint64_t count, uint64_t size, const char *section,
@@ -23,16 +23,16 @@ int byte_reader_need_n(const byte_reader *r, uint64_t count, uint64_t size, cons
 {
 	uint64_t n;
 	if (__builtin_mul_overflow(count, size, &n))
-		return cuzk_fail(err, CUZK_E_FORMAT,
-				 "%s: section %s: %s%scount %llu of %llu-byte items overflows, at offset %zu",
-				 r->name, section, what ? what : "", what ? ": " : "", (unsigned long long)count,
-				 (unsigned long long)size, r->pos);
+		return err_fail(err, CUZK_E_FORMAT,
+				"%s: section %s: %s%scount %llu of %llu-byte items overflows, at offset %zu",
+				r->name, section, what ? what : "", what ? ": " : "", (unsigned long long)count,
+				(unsigned long long)size, r->pos);
 	if (n <= byte_reader_left(r))
 		return 0;
-	return cuzk_fail(err, CUZK_E_FORMAT,
-			 "%s: section %s: %s%scount %llu needs %llu bytes at offset %zu but the file has %zu left",
-			 r->name, section, what ? what : "", what ? ": " : "", (unsigned long long)count,
-			 (unsigned long long)n, r->pos, byte_reader_left(r));
+	return err_fail(err, CUZK_E_FORMAT,
+			"%s: section %s: %s%scount %llu needs %llu bytes at offset %zu but the file has %zu left",
+			r->name, section, what ? what : "", what ? ": " : "", (unsigned long long)count,
+			(unsigned long long)n, r->pos, byte_reader_left(r));
 }
 
 static int take(byte_reader *r, size_t n, const uint8_t **ret, const char *section, const char *what,
@@ -84,16 +84,16 @@ int file_map_open(file_map *ret, const char *path, cuzk_error *err)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return cuzk_fail_errno(err, errno, "%s: open", path);
+		return err_fail_errno(err, errno, "%s: open", path);
 	struct stat st;
 	if (fstat(fd, &st) < 0) {
 		int e = errno;
 		close(fd);
-		return cuzk_fail_errno(err, e, "%s: fstat", path);
+		return err_fail_errno(err, e, "%s: fstat", path);
 	}
 	if (!S_ISREG(st.st_mode)) {
 		close(fd);
-		return cuzk_fail(err, CUZK_E_IO, "%s: not a regular file", path);
+		return err_fail(err, CUZK_E_IO, "%s: not a regular file", path);
 	}
 	file_map m = { NULL, (size_t)st.st_size };
 	if (m.len > 0) {
@@ -101,7 +101,7 @@ int file_map_open(file_map *ret, const char *path, cuzk_error *err)
 		if (p == MAP_FAILED) {
 			int e = errno;
 			close(fd);
-			return cuzk_fail_errno(err, e, "%s: mmap of %zu bytes", path, m.len);
+			return err_fail_errno(err, e, "%s: mmap of %zu bytes", path, m.len);
 		}
 		/* Parsers read front to back; big files benefit from read-ahead. */
 		(void)madvise(p, m.len, MADV_SEQUENTIAL);
@@ -124,7 +124,7 @@ int byte_writer_open(byte_writer *ret, const char *path, cuzk_error *err)
 {
 	FILE *f = fopen(path, "we");
 	if (!f)
-		return cuzk_fail_errno(err, errno, "%s: open for writing", path);
+		return err_fail_errno(err, errno, "%s: open for writing", path);
 	*ret = (byte_writer){ f, path, 0 };
 	return 0;
 }
@@ -162,6 +162,6 @@ int byte_writer_close(byte_writer *w, cuzk_error *err)
 		e = errno ? errno : EIO;
 	w->f = NULL;
 	if (e)
-		return cuzk_fail_errno(err, e, "%s: write", w->path);
+		return err_fail_errno(err, e, "%s: write", w->path);
 	return 0;
 }

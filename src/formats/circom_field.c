@@ -20,20 +20,20 @@ int circom_read_field(byte_reader *r, const char *section, cuzk_error *err)
 	if (rc < 0)
 		return rc;
 	if (n8 != CIRCOM_FIELD_BYTES)
-		return cuzk_fail(err, CUZK_E_UNSUPPORTED,
-				 "%s: section %s: field size %u at offset %zu: only BLS12-381's 32-byte r is "
-				 "supported (compile with circom --prime bls12381)",
-				 r->name, section, n8, at);
+		return err_fail(err, CUZK_E_UNSUPPORTED,
+				"%s: section %s: field size %u at offset %zu: only BLS12-381's 32-byte r is "
+				"supported (compile with circom --prime bls12381)",
+				r->name, section, n8, at);
 	rc = byte_reader_need(r, CIRCOM_FIELD_BYTES, section, "prime", err);
 	if (rc < 0)
 		return rc;
 	uint8_t want[CIRCOM_FIELD_BYTES];
 	circom_field_prime(want);
 	if (memcmp(r->buf + r->pos, want, sizeof(want)) != 0)
-		return cuzk_fail(err, CUZK_E_UNSUPPORTED,
-				 "%s: section %s: the prime at offset %zu is not BLS12-381's r "
-				 "(compile with circom --prime bls12381)",
-				 r->name, section, r->pos);
+		return err_fail(err, CUZK_E_UNSUPPORTED,
+				"%s: section %s: the prime at offset %zu is not BLS12-381's r "
+				"(compile with circom --prime bls12381)",
+				r->name, section, r->pos);
 	r->pos += CIRCOM_FIELD_BYTES;
 	return 0;
 }
@@ -50,16 +50,16 @@ int circom_read_sections(circom_sections *ret, byte_reader *r, const char magic[
 		const struct file_kind *want = file_kind_of(magic, 4);
 		if (want && (rc = file_kind_reject(r->buf, r->len, r->name, want->what, err)) < 0)
 			return rc;
-		return cuzk_fail(err, CUZK_E_FORMAT, "%s: bad magic at offset 0 (not a circom .%.4s file)",
-				 r->name, magic);
+		return err_fail(err, CUZK_E_FORMAT, "%s: bad magic at offset 0 (not a circom .%.4s file)",
+				r->name, magic);
 	}
 	r->pos = 4;
 	uint32_t ver, nsec;
 	if ((rc = byte_reader_u32le(r, &ver, "file header", "version", err)) < 0)
 		return rc;
 	if (ver != version)
-		return cuzk_fail(err, CUZK_E_VERSION, "%s: version %u at offset 4, expected %u", r->name, ver,
-				 version);
+		return err_fail(err, CUZK_E_VERSION, "%s: version %u at offset 4, expected %u", r->name, ver,
+				version);
 	if ((rc = byte_reader_u32le(r, &nsec, "file header", "section count", err)) < 0)
 		return rc;
 	for (uint32_t i = 0; i < nsec; i++) {
@@ -72,8 +72,8 @@ int circom_read_sections(circom_sections *ret, byte_reader *r, const char magic[
 			return rc;
 		if (type >= 1 && type <= max_type) {
 			if (s.start[type])
-				return cuzk_fail(err, CUZK_E_FORMAT, "%s: section type %u repeated at offset %zu",
-						 r->name, type, r->pos - 12);
+				return err_fail(err, CUZK_E_FORMAT, "%s: section type %u repeated at offset %zu",
+						r->name, type, r->pos - 12);
 			s.start[type] = r->pos;
 			s.end[type] = r->pos + size;
 		}

@@ -48,8 +48,8 @@ size_t groth16_vk_encoded_size(size_t n_ic)
 static int decode_fail(cuzk_error *err, const cuzk_error *inner, const char *name, const char *section,
 		       const char *what, size_t offset)
 {
-	return cuzk_fail(err, inner->code, "%s: section %s: %s at offset %zu: %s", name, section, what,
-			 offset, inner->msg);
+	return err_fail(err, inner->code, "%s: section %s: %s at offset %zu: %s", name, section, what,
+			offset, inner->msg);
 }
 
 /* The six fixed VK points, always fully checked. */
@@ -195,14 +195,14 @@ static int decode_points(groth16_params *p, const uint8_t *buf, const struct lay
 		c.start[q + 1] = c.start[q] + l->count[q];
 		c.ustart[q + 1] = c.ustart[q] + l->count[q] * decode_weight(q);
 	}
-	unsigned nthreads = cuzk_nthreads();
+	unsigned nthreads = parallel_nthreads();
 	c.fail = malloc(nthreads * sizeof(*c.fail));
 	if (!c.fail)
-		return cuzk_fail(err, CUZK_E_NOMEM, "%s: out of memory", name);
+		return err_fail(err, CUZK_E_NOMEM, "%s: out of memory", name);
 	for (unsigned t = 0; t < nthreads; t++)
 		c.fail[t].index = SIZE_MAX;
 	/* Subgroup checks cost ~100 us a point; unchecked decoding far less. */
-	cuzk_parallel_for(c.ustart[Q__COUNT], c.checks ? 256 : 8192, nthreads, decode_range, &c);
+	parallel_for(c.ustart[Q__COUNT], c.checks ? 256 : 8192, nthreads, decode_range, &c);
 	pthread_mutex_destroy(&c.progress_mu);
 	struct thread_failure *first = NULL;
 	for (unsigned t = 0; t < nthreads; t++)
@@ -234,11 +234,11 @@ int groth16_params_alloc(groth16_params *ret, size_t n_ic, size_t n_h, size_t n_
 	    __builtin_mul_overflow(n_g1, sizeof(g1_aff_t), &bytes_g1) ||
 	    __builtin_mul_overflow(n_b_g2, sizeof(g2_aff_t), &bytes) ||
 	    __builtin_add_overflow(bytes, bytes_g1, &bytes))
-		return cuzk_fail(err, CUZK_E_NOMEM, "params: point counts overflow");
+		return err_fail(err, CUZK_E_NOMEM, "params: point counts overflow");
 	if (bytes >= MMAP_THRESHOLD) {
 		void *m = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (m == MAP_FAILED)
-			return cuzk_fail_errno(err, errno, "params: mapping %zu bytes for the points", bytes);
+			return err_fail_errno(err, errno, "params: mapping %zu bytes for the points", bytes);
 		/* 2 MiB pages where the kernel allows them (THP "madvise"): a
 		 * 47 GB SRS is then ~22 thousand page faults instead of 11
 		 * million, and the GPU upload walks fewer pages.  Advice only:
@@ -249,7 +249,7 @@ int groth16_params_alloc(groth16_params *ret, size_t n_ic, size_t n_h, size_t n_
 	} else {
 		p.storage = calloc(1, bytes ? bytes : 1);
 		if (!p.storage)
-			return cuzk_fail(err, CUZK_E_NOMEM, "params: out of memory for %zu bytes of points", bytes);
+			return err_fail(err, CUZK_E_NOMEM, "params: out of memory for %zu bytes of points", bytes);
 	}
 	p.storage_len = bytes;
 	g1_aff_t *g1 = p.storage;
@@ -293,8 +293,8 @@ static int check_trailing(const byte_reader *r, cuzk_error *err)
 {
 	if (byte_reader_left(r) == 0)
 		return 0;
-	return cuzk_fail(err, CUZK_E_FORMAT, "%s: %zu unexpected bytes after the last section, at offset %zu",
-			 r->name, byte_reader_left(r), r->pos);
+	return err_fail(err, CUZK_E_FORMAT, "%s: %zu unexpected bytes after the last section, at offset %zu",
+			r->name, byte_reader_left(r), r->pos);
 }
 
 int groth16_params_parse_mem(groth16_params *ret, const uint8_t *buf, size_t len, const char *name,
@@ -324,7 +324,7 @@ int groth16_params_parse_mem_opts(groth16_params *ret, const uint8_t *buf, size_
 	rc = groth16_params_alloc(&p, l.count[Q_IC], l.count[Q_H], l.count[Q_L], l.count[Q_A],
 				  l.count[Q_B_G1], l.count[Q_B_G2], err);
 	if (rc < 0)
-		return cuzk_error_prefix(err, "%s", name);
+		return err_prefix(err, "%s", name);
 	g1_aff_t *ic = p.vk.ic;
 	p.vk = vk;
 	p.vk.ic = ic;
@@ -347,20 +347,20 @@ int groth16_params_counts_fd(groth16_params_counts *ret, int fd, uint64_t size, 
 		uint8_t be[4];
 		ssize_t got = at + 4 <= size ? pread(fd, be, 4, (off_t)at) : 0;
 		if (got < 0)
-			return cuzk_fail_errno(err, errno, "%s: reading the %s count at offset %" PRIu64, name,
-					       query_names[q], at);
+			return err_fail_errno(err, errno, "%s: reading the %s count at offset %" PRIu64, name,
+					      query_names[q], at);
 		if (got != 4)
-			return cuzk_fail(err, CUZK_E_FORMAT, "%s: the %s count at offset %" PRIu64 " is past the end",
-					 name, query_names[q], at);
+			return err_fail(err, CUZK_E_FORMAT, "%s: the %s count at offset %" PRIu64 " is past the end",
+					name, query_names[q], at);
 		n[q] = (uint64_t)be[0] << 24 | (uint64_t)be[1] << 16 | (uint64_t)be[2] << 8 | be[3];
 		at += 4 + n[q] * (is_g2(q) ? G2U : G1U);   /* at most 2^32 · 192: no overflow */
 		if (at > size)
-			return cuzk_fail(err, CUZK_E_FORMAT, "%s: section %s (%" PRIu64 " points) runs past the end",
-					 name, query_names[q], n[q]);
+			return err_fail(err, CUZK_E_FORMAT, "%s: section %s (%" PRIu64 " points) runs past the end",
+					name, query_names[q], n[q]);
 	}
 	if (at != size)
-		return cuzk_fail(err, CUZK_E_FORMAT, "%s: %" PRIu64 " unexpected bytes after the last section", name,
-				 size - at);
+		return err_fail(err, CUZK_E_FORMAT, "%s: %" PRIu64 " unexpected bytes after the last section", name,
+				size - at);
 	*ret = (groth16_params_counts){ n[Q_IC], n[Q_H], n[Q_L], n[Q_A], n[Q_B_G1], n[Q_B_G2] };
 	return 0;
 }
@@ -423,8 +423,8 @@ static int check_counts(const char *path, const size_t *counts, const enum query
 {
 	for (size_t i = 0; i < n; i++)
 		if (counts[i] > UINT32_MAX)
-			return cuzk_fail(err, CUZK_E_INVAL, "%s: section %s: %zu points do not fit a u32 count",
-					 path, query_names[qs[i]], counts[i]);
+			return err_fail(err, CUZK_E_INVAL, "%s: section %s: %zu points do not fit a u32 count",
+					path, query_names[qs[i]], counts[i]);
 	return 0;
 }
 
@@ -441,7 +441,7 @@ int groth16_params_writer_open(groth16_params_writer *ret, const char *path, con
 	memset(&w, 0, sizeof(w));
 	memcpy(w.count, count, sizeof(w.count));
 	if (!(w.buf = malloc(WRITER_BLOCK * G2U)))
-		return cuzk_fail(err, CUZK_E_NOMEM, "%s: no memory for the encoding buffer", path);
+		return err_fail(err, CUZK_E_NOMEM, "%s: no memory for the encoding buffer", path);
 	if ((rc = byte_writer_open(&w.w, path, err)) < 0) {
 		free(w.buf);
 		return rc;
@@ -488,14 +488,14 @@ int groth16_params_writer_put(groth16_params_writer *w, const void *points, size
 		writer_next_section(w);
 		if (w->left == 0) {
 			w->failed = 1;
-			return cuzk_fail(err, CUZK_E_INVAL, "%s: %zu points more than the sections hold", w->w.path, n);
+			return err_fail(err, CUZK_E_INVAL, "%s: %zu points more than the sections hold", w->w.path, n);
 		}
 		int g2 = WRITER_QUERY[w->section] == Q_B_G2;
 		size_t size = g2 ? G2U : G1U, mem = g2 ? sizeof(g2_aff_t) : sizeof(g1_aff_t);
 		size_t run = n < w->left ? n : w->left;
 		run = run < WRITER_BLOCK ? run : WRITER_BLOCK;
 		struct encode_ctx c = { w->buf, src, g2 };
-		cuzk_parallel_for(run, 4096, 0, encode_range, &c);
+		parallel_for(run, 4096, 0, encode_range, &c);
 		byte_writer_put(&w->w, w->buf, run * size);
 		src += run * mem;
 		n -= run;
@@ -512,10 +512,10 @@ int groth16_params_writer_close(groth16_params_writer *w, cuzk_error *err)
 	free(w->buf);
 	w->buf = NULL;
 	if (rc == 0 && missing)
-		rc = cuzk_fail(err, CUZK_E_INVAL, "%s: section %s is %zu points short", w->w.path,
-			       query_names[WRITER_QUERY[w->section]], w->left);
+		rc = err_fail(err, CUZK_E_INVAL, "%s: section %s is %zu points short", w->w.path,
+			      query_names[WRITER_QUERY[w->section]], w->left);
 	if (rc == 0 && w->failed)
-		rc = cuzk_fail(err, CUZK_E_INVAL, "%s: more points than the sections hold", w->w.path);
+		rc = err_fail(err, CUZK_E_INVAL, "%s: more points than the sections hold", w->w.path);
 	return rc;
 }
 
@@ -552,7 +552,7 @@ int groth16_vk_parse_mem(groth16_vk *ret, const uint8_t *buf, size_t len, const 
 	vk.n_ic = l.count[Q_IC];
 	vk.ic = malloc((vk.n_ic ? vk.n_ic : 1) * sizeof(*vk.ic));
 	if (!vk.ic)
-		return cuzk_fail(err, CUZK_E_NOMEM, "%s: out of memory for %zu ic points", name, vk.n_ic);
+		return err_fail(err, CUZK_E_NOMEM, "%s: out of memory for %zu ic points", name, vk.n_ic);
 	for (size_t i = 0; i < vk.n_ic; i++) {
 		cuzk_error e;
 		size_t at = l.offset[Q_IC] + i * G1U;
@@ -581,7 +581,7 @@ int groth16_vk_read(groth16_vk *ret, const char *path, cuzk_error *err)
 int groth16_vk_write(const groth16_vk *vk, const char *path, cuzk_error *err)
 {
 	if (vk->n_ic > UINT32_MAX)
-		return cuzk_fail(err, CUZK_E_INVAL, "%s: %zu ic points do not fit a u32 count", path, vk->n_ic);
+		return err_fail(err, CUZK_E_INVAL, "%s: %zu ic points do not fit a u32 count", path, vk->n_ic);
 	byte_writer w;
 	int rc = byte_writer_open(&w, path, err);
 	if (rc < 0)
@@ -603,7 +603,7 @@ int groth16_vk_copy(groth16_vk *ret, const groth16_vk *src, cuzk_error *err)
 	groth16_vk vk = *src;
 	vk.ic = malloc((src->n_ic ? src->n_ic : 1) * sizeof(*vk.ic));
 	if (!vk.ic)
-		return cuzk_fail(err, CUZK_E_NOMEM, "vk: out of memory for %zu ic points", src->n_ic);
+		return err_fail(err, CUZK_E_NOMEM, "vk: out of memory for %zu ic points", src->n_ic);
 	if (src->n_ic)
 		memcpy(vk.ic, src->ic, src->n_ic * sizeof(*vk.ic));
 	*ret = vk;
@@ -637,7 +637,7 @@ static int proof_decode_at(groth16_proof *ret, const uint8_t *in, const char *na
 		rc = g1_decode(&p.c, in + at, G1_COMPRESSED_SIZE, BLS_CHECK_ALL, &e);
 	}
 	if (rc < 0)
-		return cuzk_fail(err, e.code, "%s: %s at offset %zu: %s", name, part, offset + at, e.msg);
+		return err_fail(err, e.code, "%s: %s at offset %zu: %s", name, part, offset + at, e.msg);
 	*ret = p;
 	return 0;
 }
@@ -645,7 +645,7 @@ static int proof_decode_at(groth16_proof *ret, const uint8_t *in, const char *na
 int groth16_proof_decode(groth16_proof *ret, const uint8_t *in, size_t len, cuzk_error *err)
 {
 	if (len != GROTH16_PROOF_SIZE)
-		return cuzk_fail(err, CUZK_E_LENGTH, "proof: %zu bytes, expected %d", len, GROTH16_PROOF_SIZE);
+		return err_fail(err, CUZK_E_LENGTH, "proof: %zu bytes, expected %d", len, GROTH16_PROOF_SIZE);
 	return proof_decode_at(ret, in, "proof", 0, err);
 }
 
@@ -660,8 +660,8 @@ int groth16_proofs_read(groth16_proof **ret, size_t *ret_n, const char *path, cu
 		return rc;
 	}
 	if (m.len == 0 || m.len % GROTH16_PROOF_SIZE != 0) {
-		rc = cuzk_fail(err, CUZK_E_LENGTH, "%s: %zu bytes is not a whole number of %d-byte proofs",
-			       path, m.len, GROTH16_PROOF_SIZE);
+		rc = err_fail(err, CUZK_E_LENGTH, "%s: %zu bytes is not a whole number of %d-byte proofs",
+			      path, m.len, GROTH16_PROOF_SIZE);
 		file_map_close(&m);
 		return rc;
 	}
@@ -669,7 +669,7 @@ int groth16_proofs_read(groth16_proof **ret, size_t *ret_n, const char *path, cu
 	groth16_proof *proofs = malloc(n * sizeof(*proofs));
 	if (!proofs) {
 		file_map_close(&m);
-		return cuzk_fail(err, CUZK_E_NOMEM, "%s: out of memory for %zu proofs", path, n);
+		return err_fail(err, CUZK_E_NOMEM, "%s: out of memory for %zu proofs", path, n);
 	}
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		char what[600];

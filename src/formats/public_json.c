@@ -33,10 +33,10 @@ static int expect_char(struct json_cursor *c, char ch, const char *where, cuzk_e
 		return 0;
 	}
 	if (c->pos >= c->len)
-		return cuzk_fail(err, CUZK_E_FORMAT, "%s: %s: expected '%c' but the file ends at offset %zu",
-				 c->name, where, ch, c->pos);
-	return cuzk_fail(err, CUZK_E_FORMAT, "%s: %s: expected '%c' at offset %zu", c->name, where, ch,
-			 c->pos);
+		return err_fail(err, CUZK_E_FORMAT, "%s: %s: expected '%c' but the file ends at offset %zu",
+				c->name, where, ch, c->pos);
+	return err_fail(err, CUZK_E_FORMAT, "%s: %s: expected '%c' at offset %zu", c->name, where, ch,
+			c->pos);
 }
 
 /* One "digits" string into *v. */
@@ -52,21 +52,21 @@ static int parse_value(struct json_cursor *c, size_t index, fr_t *v, cuzk_error 
 		c->pos++;
 	size_t n = c->pos - start;
 	if (c->pos >= c->len || c->buf[c->pos] != '"')
-		return cuzk_fail(err, CUZK_E_FORMAT,
-				 "%s: element %zu at offset %zu: only a string of decimal digits is allowed",
-				 c->name, index, start);
+		return err_fail(err, CUZK_E_FORMAT,
+				"%s: element %zu at offset %zu: only a string of decimal digits is allowed",
+				c->name, index, start);
 	if (n == 0 || n > MAX_DIGITS || (n > 1 && c->buf[start] == '0'))
-		return cuzk_fail(err, CUZK_E_FORMAT,
-				 "%s: element %zu at offset %zu: '%.*s' is not a canonical decimal number",
-				 c->name, index, start, (int)(n > MAX_DIGITS ? MAX_DIGITS : n), c->buf + start);
+		return err_fail(err, CUZK_E_FORMAT,
+				"%s: element %zu at offset %zu: '%.*s' is not a canonical decimal number",
+				c->name, index, start, (int)(n > MAX_DIGITS ? MAX_DIGITS : n), c->buf + start);
 	char digits[MAX_DIGITS + 1];
 	memcpy(digits, c->buf + start, n);
 	digits[n] = '\0';
 	c->pos++;
 	rc = fr_from_decimal(v, digits);
 	if (rc < 0)
-		return cuzk_fail(err, -rc, "%s: element %zu at offset %zu: %s is not below the field order r",
-				 c->name, index, start, digits);
+		return err_fail(err, -rc, "%s: element %zu at offset %zu: %s is not below the field order r",
+				c->name, index, start, digits);
 	return 0;
 }
 
@@ -81,7 +81,7 @@ int public_json_parse_mem(fr_t **ret, size_t *ret_n, const char *buf, size_t len
 	size_t cap = len / 3 + 1, n = 0;
 	fr_t *values = malloc(cap * sizeof(*values));
 	if (!values)
-		return cuzk_fail(err, CUZK_E_NOMEM, "%s: out of memory", name);
+		return err_fail(err, CUZK_E_NOMEM, "%s: out of memory", name);
 	skip_space(&c);
 	if (c.pos < c.len && c.buf[c.pos] == ']') {
 		c.pos++;
@@ -102,8 +102,8 @@ int public_json_parse_mem(fr_t **ret, size_t *ret_n, const char *buf, size_t len
 	}
 	skip_space(&c);
 	if (c.pos != c.len) {
-		rc = cuzk_fail(err, CUZK_E_FORMAT, "%s: unexpected bytes after the array at offset %zu", name,
-			       c.pos);
+		rc = err_fail(err, CUZK_E_FORMAT, "%s: unexpected bytes after the array at offset %zu", name,
+			      c.pos);
 		goto fail;
 	}
 	if (n == 0) {

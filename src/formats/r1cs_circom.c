@@ -42,9 +42,9 @@ static int read_header(struct circom_header *h, byte_reader *r, cuzk_error *err)
 		return rc;
 	uint64_t named = 1 + (uint64_t)h->n_pub_out + h->n_pub_in + h->n_prv_in;
 	if (named > h->n_wires)
-		return cuzk_fail(err, CUZK_E_FORMAT,
-				 "%s: section header: nWires %u is less than 1 + nPubOut + nPubIn + nPrvIn = %llu",
-				 r->name, h->n_wires, (unsigned long long)named);
+		return err_fail(err, CUZK_E_FORMAT,
+				"%s: section header: nWires %u is less than 1 + nPubOut + nPubIn + nPrvIn = %llu",
+				r->name, h->n_wires, (unsigned long long)named);
 	return 0;
 }
 
@@ -64,16 +64,16 @@ static int count_terms(byte_reader r, uint32_t m, size_t totals[3], cuzk_error *
 				return rc;
 			/* n < 2^32, so n * TERM_BYTES cannot overflow 64 bits. */
 			if ((uint64_t)n * TERM_BYTES > byte_reader_left(&r))
-				return cuzk_fail(err, CUZK_E_FORMAT,
-						 "%s: section constraints: constraint %u %s: %u terms need %llu bytes at offset %zu but the section has %zu left",
-						 r.name, k, matrix_names[mat], n,
-						 (unsigned long long)n * TERM_BYTES, r.pos, byte_reader_left(&r));
+				return err_fail(err, CUZK_E_FORMAT,
+						"%s: section constraints: constraint %u %s: %u terms need %llu bytes at offset %zu but the section has %zu left",
+						r.name, k, matrix_names[mat], n,
+						(unsigned long long)n * TERM_BYTES, r.pos, byte_reader_left(&r));
 			r.pos += (size_t)n * TERM_BYTES;
 			totals[mat] += n;
 		}
 	if (byte_reader_left(&r) != 0)
-		return cuzk_fail(err, CUZK_E_FORMAT, "%s: section constraints: %zu stray bytes at offset %zu",
-				 r.name, byte_reader_left(&r), r.pos);
+		return err_fail(err, CUZK_E_FORMAT, "%s: section constraints: %zu stray bytes at offset %zu",
+				r.name, byte_reader_left(&r), r.pos);
 	return 0;
 }
 
@@ -94,14 +94,14 @@ static int fill_terms(byte_reader r, r1cs *cs, uint32_t m, uint32_t n_wires, cuz
 				size_t wire_at = r.pos;
 				byte_reader_u32le(&r, &wire, "constraints", "wire", NULL);
 				if (wire >= n_wires)
-					return cuzk_fail(err, CUZK_E_FORMAT,
-							 "%s: section constraints: constraint %u %s term %u at offset %zu: wire %u >= nWires %u",
-							 r.name, k, matrix_names[mat], t, wire_at, wire, n_wires);
+					return err_fail(err, CUZK_E_FORMAT,
+							"%s: section constraints: constraint %u %s term %u at offset %zu: wire %u >= nWires %u",
+							r.name, k, matrix_names[mat], t, wire_at, wire, n_wires);
 				term->var = wire;
 				if (fr_from_le_bytes(&term->coeff, r.buf + r.pos) < 0)
-					return cuzk_fail(err, CUZK_E_NONCANONICAL,
-							 "%s: section constraints: constraint %u %s term %u at offset %zu: coefficient >= r",
-							 r.name, k, matrix_names[mat], t, r.pos);
+					return err_fail(err, CUZK_E_NONCANONICAL,
+							"%s: section constraints: constraint %u %s term %u at offset %zu: coefficient >= r",
+							r.name, k, matrix_names[mat], t, r.pos);
 				r.pos += CIRCOM_FIELD_BYTES;
 			}
 		}
@@ -125,9 +125,9 @@ int r1cs_parse_circom_mem(r1cs *ret, const uint8_t *buf, size_t len, const char 
 	if (rc < 0)
 		return rc;
 	if (!secs.start[SEC_HEADER])
-		return cuzk_fail(err, CUZK_E_FORMAT, "%s: no header section (type 1)", name);
+		return err_fail(err, CUZK_E_FORMAT, "%s: no header section (type 1)", name);
 	if (!secs.start[SEC_CONSTRAINTS])
-		return cuzk_fail(err, CUZK_E_FORMAT, "%s: no constraints section (type 2)", name);
+		return err_fail(err, CUZK_E_FORMAT, "%s: no constraints section (type 2)", name);
 
 	struct circom_header h;
 	byte_reader hr = { buf, secs.end[SEC_HEADER], secs.start[SEC_HEADER], name };
@@ -148,8 +148,8 @@ int r1cs_parse_circom_mem(r1cs *ret, const uint8_t *buf, size_t len, const char 
 	    alloc_matrix(&cs.b, cs.num_constraints, totals[1]) < 0 ||
 	    alloc_matrix(&cs.c, cs.num_constraints, totals[2]) < 0) {
 		r1cs_free(&cs);
-		return cuzk_fail(err, CUZK_E_NOMEM, "%s: out of memory for %u constraints", name,
-				 h.m_constraints);
+		return err_fail(err, CUZK_E_NOMEM, "%s: out of memory for %u constraints", name,
+				h.m_constraints);
 	}
 	if ((rc = fill_terms(cr, &cs, h.m_constraints, h.n_wires, err)) < 0) {
 		r1cs_free(&cs);
@@ -190,9 +190,9 @@ int r1cs_write_circom(const r1cs *cs, const char *path, cuzk_error *err)
 {
 	size_t n_wires = cs->num_inputs + cs->num_aux;
 	if (cs->num_inputs == 0 || n_wires > UINT32_MAX || cs->num_constraints > UINT32_MAX)
-		return cuzk_fail(err, CUZK_E_INVAL,
-				 "%s: %zu wires and %zu constraints do not fit circom's 32-bit counts", path,
-				 n_wires, cs->num_constraints);
+		return err_fail(err, CUZK_E_INVAL,
+				"%s: %zu wires and %zu constraints do not fit circom's 32-bit counts", path,
+				n_wires, cs->num_constraints);
 	byte_writer w;
 	int rc = byte_writer_open(&w, path, err);
 	if (rc < 0)

@@ -37,7 +37,7 @@ int groth16_trace_new(groth16_trace **ret, const char *process_name, cuzk_error 
 {
 	groth16_trace *t = calloc(1, sizeof(*t));
 	if (!t)
-		return cuzk_fail(err, CUZK_E_NOMEM, "trace: out of memory");
+		return err_fail(err, CUZK_E_NOMEM, "trace: out of memory");
 	snprintf(t->process, sizeof(t->process), "%s", process_name);
 	t->t0_ms = monotonic_ms();
 	*ret = t;
@@ -60,7 +60,7 @@ static int grow(void **p, size_t *cap, size_t n, size_t size, cuzk_error *err)
 	size_t c = *cap ? 2 * *cap : 64;
 	void *q = realloc(*p, c * size);
 	if (!q)
-		return cuzk_fail(err, CUZK_E_NOMEM, "trace: out of memory for %zu entries", c);
+		return err_fail(err, CUZK_E_NOMEM, "trace: out of memory for %zu entries", c);
 	*p = q;
 	*cap = c;
 	return 0;
@@ -144,7 +144,7 @@ int groth16_trace_write(const groth16_trace *t, const char *path, cuzk_error *er
 {
 	FILE *f = fopen(path, "we");
 	if (!f)
-		return cuzk_fail_errno(err, errno, "%s: cannot create", path);
+		return err_fail_errno(err, errno, "%s: cannot create", path);
 	fputs("{\"displayTimeUnit\": \"ms\", \"traceEvents\": [\n", f);
 	fputs("{\"ph\": \"M\", \"pid\": 1, \"tid\": 0, \"name\": \"process_name\", \"args\": {\"name\": ", f);
 	put_string(f, t->process);
@@ -178,6 +178,6 @@ int groth16_trace_write(const groth16_trace *t, const char *path, cuzk_error *er
 	fputs("\n]}\n", f);
 	int bad = ferror(f);
 	if (fclose(f) != 0 || bad)
-		return cuzk_fail_errno(err, errno ? errno : EIO, "%s: write", path);
+		return err_fail_errno(err, errno ? errno : EIO, "%s: write", path);
 	return 0;
 }

@@ -17,10 +17,10 @@ static int reserve(int fd, uint64_t size, const char *path, cuzk_error *err)
 	if (rc == 0)
 		return 0;
 	if (rc != EOPNOTSUPP && rc != EINVAL)
-		return cuzk_fail_errno(err, rc, "%s: allocating %llu bytes", path, (unsigned long long)size);
+		return err_fail_errno(err, rc, "%s: allocating %llu bytes", path, (unsigned long long)size);
 	if (ftruncate(fd, (off_t)size) < 0)
-		return cuzk_fail_errno(err, errno, "%s: ftruncate to %llu bytes", path,
-				       (unsigned long long)size);
+		return err_fail_errno(err, errno, "%s: ftruncate to %llu bytes", path,
+				      (unsigned long long)size);
 	return 0;
 }
 
@@ -29,12 +29,12 @@ int groth16_witness_file_create(groth16_witness_map *ret, const char *path, uint
 {
 	groth16_witness_map m;
 	memset(&m, 0, sizeof(m));
-	int rc = cuzk_witness_layout(&m.desc, num_constraints, num_inputs, num_aux, 1, flags, err);
+	int rc = witness_layout(&m.desc, num_constraints, num_inputs, num_aux, 1, flags, err);
 	if (rc < 0)
-		return cuzk_error_prefix(err, "%s", path);
+		return err_prefix(err, "%s", path);
 	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
-		return cuzk_fail_errno(err, errno, "%s: create", path);
+		return err_fail_errno(err, errno, "%s: create", path);
 	rc = reserve(fd, m.desc.file_size, path, err);
 	if (rc < 0) {
 		close(fd);
@@ -45,16 +45,16 @@ int groth16_witness_file_create(groth16_witness_map *ret, const char *path, uint
 	int e = errno;
 	close(fd);
 	if (p == MAP_FAILED)
-		return cuzk_fail_errno(err, e, "%s: mmap of %zu bytes", path, m.size);
+		return err_fail_errno(err, e, "%s: mmap of %zu bytes", path, m.size);
 	m.base = p;
 	m.writable = 1;
-	cuzk_witness_write_header(m.base, &m.desc);
+	witness_write_header(m.base, &m.desc);
 	*ret = m;
 	return 0;
 }
 
 void *groth16_witness_file_section(const groth16_witness_map *m, unsigned p,
-				  enum cuzk_witness_section s)
+				  enum witness_section s)
 {
 	return m->base + m->desc.part[p].offset[s];
 }
@@ -69,7 +69,7 @@ int groth16_witness_file_open(groth16_witness_map *ret, const char *path, cuzk_e
 		return rc;
 	m.base = (uint8_t *)f.buf;
 	m.size = f.len;
-	rc = cuzk_witness_parse(&m.desc, m.base, m.size, path, err);
+	rc = witness_parse(&m.desc, m.base, m.size, path, err);
 	if (rc < 0) {
 		file_map_close(&f);
 		return rc;
@@ -81,10 +81,10 @@ int groth16_witness_file_open(groth16_witness_map *ret, const char *path, cuzk_e
 int groth16_witness_file_view(groth16_witness_view *ret, const groth16_witness_map *m, unsigned p,
 			      cuzk_error *err)
 {
-	const struct cuzk_witness_desc *d = &m->desc;
+	const struct witness_desc *d = &m->desc;
 	if (p >= d->hdr.num_partitions)
-		return cuzk_fail(err, CUZK_E_INVAL, "witness: partition %u requested, the file has %u", p,
-				 d->hdr.num_partitions);
+		return err_fail(err, CUZK_E_INVAL, "witness: partition %u requested, the file has %u", p,
+				d->hdr.num_partitions);
 	*ret = (groth16_witness_view){
 		.num_constraints = (size_t)d->hdr.num_constraints,
 		.num_inputs = (size_t)d->hdr.num_inputs,
@@ -108,7 +108,7 @@ int groth16_witness_file_close(groth16_witness_map *m, cuzk_error *err)
 	if (!m->base)
 		return 0;
 	if (munmap(m->base, m->size) < 0)
-		rc = cuzk_fail_errno(err, errno, "witness file: munmap");
+		rc = err_fail_errno(err, errno, "witness file: munmap");
 	memset(m, 0, sizeof(*m));
 	return rc;
 }

@@ -14,7 +14,7 @@
 
 /* A witness file mapped into memory. */
 typedef struct groth16_witness_map {
-	struct cuzk_witness_desc desc;   /* validated copy of header and table */
+	struct witness_desc desc;   /* validated copy of header and table */
 	uint8_t *base;
 	size_t size;
 	int writable;
@@ -27,9 +27,9 @@ int groth16_witness_file_create(groth16_witness_map *ret, const char *path, uint
 				uint64_t num_inputs, uint64_t num_aux, uint32_t flags, cuzk_error *err);
 /* Start of section s of partition p (a pointer into the mapping). */
 void *groth16_witness_file_section(const groth16_witness_map *m, unsigned p,
-				  enum cuzk_witness_section s);
+				  enum witness_section s);
 
-/* Maps path read-only and validates it (cuzk_witness_parse). */
+/* Maps path read-only and validates it (witness_parse). */
 int groth16_witness_file_open(groth16_witness_map *ret, const char *path, cuzk_error *err);
 /* The prover's view of partition p (pointers into the mapping).
  * -CUZK_E_INVAL if p is out of range. */

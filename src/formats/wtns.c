@@ -41,9 +41,9 @@ int wtns_parse_mem(fr_t **ret_values, size_t *ret_count, const uint8_t *buf, siz
 	if (rc < 0)
 		return rc;
 	if (!secs.start[SEC_HEADER])
-		return cuzk_fail(err, CUZK_E_FORMAT, "%s: no header section (type 1)", name);
+		return err_fail(err, CUZK_E_FORMAT, "%s: no header section (type 1)", name);
 	if (!secs.start[SEC_VALUES])
-		return cuzk_fail(err, CUZK_E_FORMAT, "%s: no values section (type 2)", name);
+		return err_fail(err, CUZK_E_FORMAT, "%s: no values section (type 2)", name);
 	byte_reader hr = { buf, secs.end[SEC_HEADER], secs.start[SEC_HEADER], name };
 	uint32_t n;
 	if ((rc = circom_read_field(&hr, "header", err)) < 0 ||
@@ -52,27 +52,27 @@ int wtns_parse_mem(fr_t **ret_values, size_t *ret_count, const uint8_t *buf, siz
 	uint64_t want = (uint64_t)n * CIRCOM_FIELD_BYTES;
 	uint64_t have = secs.end[SEC_VALUES] - secs.start[SEC_VALUES];
 	if (want != have)
-		return cuzk_fail(err, CUZK_E_FORMAT,
-				 "%s: section values at offset %llu: nWitness %u needs %llu bytes, the section has %llu",
-				 name, (unsigned long long)secs.start[SEC_VALUES], n, (unsigned long long)want,
-				 (unsigned long long)have);
+		return err_fail(err, CUZK_E_FORMAT,
+				"%s: section values at offset %llu: nWitness %u needs %llu bytes, the section has %llu",
+				name, (unsigned long long)secs.start[SEC_VALUES], n, (unsigned long long)want,
+				(unsigned long long)have);
 	if (n == 0)
-		return cuzk_fail(err, CUZK_E_FORMAT, "%s: nWitness is 0 (the constant 1 is missing)", name);
+		return err_fail(err, CUZK_E_FORMAT, "%s: nWitness is 0 (the constant 1 is missing)", name);
 
 	fr_t *values = malloc((size_t)n * sizeof(*values));
 	first_fail ff;
 	if (!values || first_fail_init(&ff) < 0) {
 		free(values);
-		return cuzk_fail(err, CUZK_E_NOMEM, "%s: out of memory for %u values", name, n);
+		return err_fail(err, CUZK_E_NOMEM, "%s: out of memory for %u values", name, n);
 	}
 	struct convert_ctx ctx = { buf + secs.start[SEC_VALUES], values, &ff };
-	cuzk_parallel_for(n, 1u << 14, ff.nthreads, convert_range, &ctx);
+	parallel_for(n, 1u << 14, ff.nthreads, convert_range, &ctx);
 	size_t bad = first_fail_finish(&ff);
 	if (bad != FIRST_FAIL_NONE) {
 		free(values);
-		return cuzk_fail(err, CUZK_E_NONCANONICAL, "%s: section values: value %zu at offset %llu is >= r",
-				 name, bad,
-				 (unsigned long long)(secs.start[SEC_VALUES] + bad * CIRCOM_FIELD_BYTES));
+		return err_fail(err, CUZK_E_NONCANONICAL, "%s: section values: value %zu at offset %llu is >= r",
+				name, bad,
+				(unsigned long long)(secs.start[SEC_VALUES] + bad * CIRCOM_FIELD_BYTES));
 	}
 	*ret_values = values;
 	*ret_count = n;
@@ -93,8 +93,8 @@ int wtns_read(fr_t **ret_values, size_t *ret_count, const char *path, cuzk_error
 int wtns_write(const fr_t *values, size_t count, const char *path, cuzk_error *err)
 {
 	if (count == 0 || count > UINT32_MAX)
-		return cuzk_fail(err, CUZK_E_INVAL, "%s: %zu values do not fit circom's 32-bit count", path,
-				 count);
+		return err_fail(err, CUZK_E_INVAL, "%s: %zu values do not fit circom's 32-bit count", path,
+				count);
 	byte_writer w;
 	int rc = byte_writer_open(&w, path, err);
 	if (rc < 0)

@@ -11,7 +11,7 @@
 
 #define GIB (UINT64_C(1) << 30)
 
-const struct cuzk_kind cuzk_kinds[] = {
+const struct kind kind_table[] = {
 	{ "porep-32g",
 	  "v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-8-0-sha256_hasher-"
 	  "82a357d2f2ca81dc61bb45f4a762807aedee1b0a53fd6c4e77b46a01bfef7820.params",
@@ -47,17 +47,17 @@ const struct cuzk_kind cuzk_kinds[] = {
 	{ NULL, NULL, NULL, 0 },
 };
 
-const struct cuzk_kind *cuzk_kind_by_name(const char *name)
+const struct kind *kind_by_name(const char *name)
 {
-	for (const struct cuzk_kind *k = cuzk_kinds; k->name; k++)
+	for (const struct kind *k = kind_table; k->name; k++)
 		if (strcmp(k->name, name) == 0)
 			return k;
 	return NULL;
 }
 
-const struct cuzk_kind *cuzk_kind_by_params(const char *params)
+const struct kind *kind_by_params(const char *params)
 {
-	for (const struct cuzk_kind *k = cuzk_kinds; k->name; k++)
+	for (const struct kind *k = kind_table; k->name; k++)
 		if (strcmp(k->params, params) == 0)
 			return k;
 	return NULL;
@@ -65,6 +65,6 @@ const struct cuzk_kind *cuzk_kind_by_params(const char *params)
 
 const char *cuzk_kind_params(const char *kind)
 {
-	const struct cuzk_kind *k = kind ? cuzk_kind_by_name(kind) : NULL;
+	const struct kind *k = kind ? kind_by_name(kind) : NULL;
 	return k ? k->params : NULL;
 }

@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-struct cuzk_kind {
+struct kind {
 	const char *name;            /* "porep-32g" */
 	const char *params;          /* its v28-*.params file name */
 	const char *title;           /* "PoRep commit phase 2, 32 GiB sectors" */
@@ -17,11 +17,11 @@ struct cuzk_kind {
 };
 
 /* The table, terminated by an entry whose name is NULL. */
-extern const struct cuzk_kind cuzk_kinds[];
+extern const struct kind kind_table[];
 
 /* The kind called name, or NULL. */
-const struct cuzk_kind *cuzk_kind_by_name(const char *name);
+const struct kind *kind_by_name(const char *name);
 /* The kind whose parameter file is params, or NULL. */
-const struct cuzk_kind *cuzk_kind_by_params(const char *params);
+const struct kind *kind_by_params(const char *params);
 
 #endif

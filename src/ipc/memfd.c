@@ -6,15 +6,15 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-int cuzk_memfd_new(const char *name, unsigned int flags, uint64_t size, cuzk_error *err)
+int memfd_new(const char *name, unsigned int flags, uint64_t size, cuzk_error *err)
 {
 	int fd = memfd_create(name, flags);
 	if (fd < 0)
-		return cuzk_fail_errno(err, errno, "memfd_create(%s)", name);
+		return err_fail_errno(err, errno, "memfd_create(%s)", name);
 	if (ftruncate(fd, (off_t)size) < 0) {
 		int e = errno;
 		close(fd);
-		return cuzk_fail_errno(err, e, "ftruncate(%s, %llu)", name, (unsigned long long)size);
+		return err_fail_errno(err, e, "ftruncate(%s, %llu)", name, (unsigned long long)size);
 	}
 	return fd;
 }

@@ -9,8 +9,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-int cuzk_msg_send(int sock, const void *msg, size_t len, const int *fds, unsigned nfds,
-		  cuzk_error *err)
+int msg_send(int sock, const void *msg, size_t len, const int *fds, unsigned nfds,
+	     cuzk_error *err)
 {
 	union {
 		char buf[CUZK_CMSG_SPACE];
@@ -20,7 +20,7 @@ int cuzk_msg_send(int sock, const void *msg, size_t len, const int *fds, unsigne
 	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
 
 	if (nfds > 3)
-		return cuzk_fail(err, CUZK_E_INVAL, "cannot send %u fds in one message (at most 3)", nfds);
+		return err_fail(err, CUZK_E_INVAL, "cannot send %u fds in one message (at most 3)", nfds);
 	if (nfds) {
 		memset(&ctl, 0, sizeof(ctl));
 		mh.msg_control = ctl.buf;
@@ -35,14 +35,14 @@ int cuzk_msg_send(int sock, const void *msg, size_t len, const int *fds, unsigne
 		ssize_t n = sendmsg(sock, &mh, MSG_NOSIGNAL);
 		if (n >= 0) {
 			if ((size_t)n != len)
-				return cuzk_fail(err, CUZK_E_IO, "sendmsg sent %zd of %zu bytes", n, len);
+				return err_fail(err, CUZK_E_IO, "sendmsg sent %zd of %zu bytes", n, len);
 			return 0;
 		}
 		if (errno == EINTR)
 			continue;
 		if (errno == EAGAIN || errno == EWOULDBLOCK)
-			return cuzk_fail(err, CUZK_E_BUSY, "sendmsg: the peer does not read its socket");
-		return cuzk_fail_errno(err, errno, "sendmsg");
+			return err_fail(err, CUZK_E_BUSY, "sendmsg: the peer does not read its socket");
+		return err_fail_errno(err, errno, "sendmsg");
 	}
 }
 
@@ -52,8 +52,8 @@ static void close_all(int *fds, unsigned n)
 		close(fds[i]);
 }
 
-int cuzk_msg_take_fds(const struct msghdr *mh, int *fds, unsigned max_fds, unsigned *ret_nfds,
-		      cuzk_error *err)
+int msg_take_fds(const struct msghdr *mh, int *fds, unsigned max_fds, unsigned *ret_nfds,
+		 cuzk_error *err)
 {
 	/* Collect every fd first (closing the surplus), so that no error path
 	 * below leaks one. */
@@ -81,15 +81,15 @@ int cuzk_msg_take_fds(const struct msghdr *mh, int *fds, unsigned max_fds, unsig
 	}
 	if (mh->msg_flags & MSG_CTRUNC) {
 		close_all(got, n);
-		return cuzk_fail(err, CUZK_E_FD, "control data truncated (MSG_CTRUNC): too many fds sent");
+		return err_fail(err, CUZK_E_FD, "control data truncated (MSG_CTRUNC): too many fds sent");
 	}
 	if (n + dropped > max_fds) {
 		close_all(got, n);
-		return cuzk_fail(err, CUZK_E_FD, "%u fds sent, at most %u expected", n + dropped, max_fds);
+		return err_fail(err, CUZK_E_FD, "%u fds sent, at most %u expected", n + dropped, max_fds);
 	}
 	if (foreign) {
 		close_all(got, n);
-		return cuzk_fail(err, CUZK_E_FD, "unexpected control message (only SCM_RIGHTS is accepted)");
+		return err_fail(err, CUZK_E_FD, "unexpected control message (only SCM_RIGHTS is accepted)");
 	}
 	if (n)
 		memcpy(fds, got, n * sizeof(int));
@@ -97,8 +97,8 @@ int cuzk_msg_take_fds(const struct msghdr *mh, int *fds, unsigned max_fds, unsig
 	return 0;
 }
 
-int cuzk_msg_recv(int sock, void *buf, size_t cap, size_t *ret_len, int *fds, unsigned max_fds,
-		  unsigned *ret_nfds, cuzk_error *err)
+int msg_recv(int sock, void *buf, size_t cap, size_t *ret_len, int *fds, unsigned max_fds,
+	     unsigned *ret_nfds, cuzk_error *err)
 {
 	union {
 		char buf[CUZK_CMSG_SPACE];
@@ -128,16 +128,16 @@ int cuzk_msg_recv(int sock, void *buf, size_t cap, size_t *ret_len, int *fds, un
 			continue;
 		}
 		if (errno == EAGAIN || errno == EWOULDBLOCK)
-			return cuzk_fail(err, CUZK_E_BUSY, "recvmsg: nothing to read");
-		return cuzk_fail_errno(err, errno, "recvmsg");
+			return err_fail(err, CUZK_E_BUSY, "recvmsg: nothing to read");
+		return err_fail_errno(err, errno, "recvmsg");
 	}
 	unsigned nfds = 0;
-	int r = cuzk_msg_take_fds(&mh, fds, max_fds, &nfds, err);
+	int r = msg_take_fds(&mh, fds, max_fds, &nfds, err);
 	if (r < 0)
 		return r;
 	if (mh.msg_flags & MSG_TRUNC) {
 		close_all(fds, nfds);
-		return cuzk_fail(err, CUZK_E_PROTOCOL, "message larger than %zu bytes (truncated)", cap);
+		return err_fail(err, CUZK_E_PROTOCOL, "message larger than %zu bytes (truncated)", cap);
 	}
 	*ret_len = (size_t)n;
 	*ret_nfds = nfds;

@@ -26,10 +26,10 @@ static int cpu_open(groth16_device **ret, int index, size_t mem_budget, cuzk_err
 {
 	(void)mem_budget;
 	if (index != 0)
-		return cuzk_fail(err, CUZK_E_UNSUPPORTED, "CPU backend: no device %d (it has one)", index);
+		return err_fail(err, CUZK_E_UNSUPPORTED, "CPU backend: no device %d (it has one)", index);
 	groth16_device *d = calloc(1, sizeof(*d));
 	if (!d)
-		return cuzk_fail(err, CUZK_E_NOMEM, "CPU backend: out of memory");
+		return err_fail(err, CUZK_E_NOMEM, "CPU backend: out of memory");
 	*ret = d;
 	return 0;
 }
@@ -117,6 +117,6 @@ int groth16_backend_find(const struct groth16_backend **ret, const char *name, c
 	else if (strcmp(name, "auto") == 0)
 		*ret = groth16_backend_gpu.device_count() > 0 ? &groth16_backend_gpu : &groth16_backend_cpu;
 	else
-		return cuzk_fail(err, CUZK_E_INVAL, "backend '%s': expected cpu, gpu or auto", name);
+		return err_fail(err, CUZK_E_INVAL, "backend '%s': expected cpu, gpu or auto", name);
 	return 0;
 }

@@ -32,7 +32,7 @@ struct groth16_device {
 static int gpu_error(cuzk_error *err, int rc, int device)
 {
 	if (err)
-		cuzk_error_prefix(err, "GPU %d", device);
+		err_prefix(err, "GPU %d", device);
 	return rc;
 }
 
@@ -45,7 +45,7 @@ static int gpu_open(groth16_device **ret, int device, size_t vram_budget, cuzk_e
 {
 	groth16_device *g = calloc(1, sizeof(*g));
 	if (!g)
-		return cuzk_fail(err, CUZK_E_NOMEM, "GPU %d: no memory for the device state", device);
+		return err_fail(err, CUZK_E_NOMEM, "GPU %d: no memory for the device state", device);
 	int rc = cuzk_gpu_open(&g->dev, device, vram_budget, err);
 	if (rc) {
 		free(g);

@@ -13,7 +13,7 @@ static int none_open(groth16_device **ret, int index, size_t mem_budget, cuzk_er
 	(void)index;
 	(void)mem_budget;
 	*ret = NULL;
-	return cuzk_fail(err, CUZK_E_UNSUPPORTED, "built without the GPU backend");
+	return err_fail(err, CUZK_E_UNSUPPORTED, "built without the GPU backend");
 }
 
 static void none_close(groth16_device *dev)
@@ -25,7 +25,7 @@ static int none_prove(groth16_device *dev, const groth16_params *p, const groth1
 		      const fr_t *r, const fr_t *s, groth16_proof *out, groth16_timings *t, cuzk_error *err)
 {
 	(void)dev, (void)p, (void)w, (void)registered, (void)r, (void)s, (void)out, (void)t;
-	return cuzk_fail(err, CUZK_E_UNSUPPORTED, "built without the GPU backend");
+	return err_fail(err, CUZK_E_UNSUPPORTED, "built without the GPU backend");
 }
 
 const struct groth16_backend groth16_backend_gpu = {

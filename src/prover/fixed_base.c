@@ -16,7 +16,7 @@ int fixed_base_init(fixed_base *fb, const curve_ops *ops, const void *base, unsi
 {
 	memset(fb, 0, sizeof(*fb));
 	if (c < 2 || c > 16)
-		return cuzk_fail(err, CUZK_E_INVAL, "fixed-base window of %u bits", c);
+		return err_fail(err, CUZK_E_INVAL, "fixed-base window of %u bits", c);
 	fb->ops = ops;
 	fb->c = c;
 	fb->nwin = sd_num_windows(c);
@@ -27,7 +27,7 @@ int fixed_base_init(fixed_base *fb, const curve_ops *ops, const void *base, unsi
 	if (!jac || !fb->table) {
 		free(jac);
 		fixed_base_free(fb);
-		return cuzk_fail(err, CUZK_E_NOMEM, "%s fixed-base table of %zu points", ops->name, n);
+		return err_fail(err, CUZK_E_NOMEM, "%s fixed-base table of %zu points", ops->name, n);
 	}
 	any_jac_t pw, tmp;    /* pw = 2^(w·c)·P */
 	ops->from_aff(&pw, base);
@@ -132,5 +132,5 @@ static void mul_range(void *p, size_t begin, size_t end, unsigned t)
 void fixed_base_mul_many(const fixed_base *fb, void *out, const fr_t *k, size_t n)
 {
 	struct mul_ctx ctx = { fb, out, k };
-	cuzk_parallel_for(n, FIXED_BASE_BATCH, 0, mul_range, &ctx);
+	parallel_for(n, FIXED_BASE_BATCH, 0, mul_range, &ctx);
 }

@@ -16,12 +16,12 @@ static int accept_draw(fr_t *ret, uint64_t limbs[4])
 	return ok;
 }
 
-void fr_sample_rng(fr_t *ret, cuzk_rng *rng)
+void fr_sample_rng(fr_t *ret, rng_t *rng)
 {
 	uint64_t limbs[4];
 	do {
 		for (int i = 0; i < 4; i++)
-			limbs[i] = cuzk_rng_next(rng);
+			limbs[i] = rng_next(rng);
 	} while (!accept_draw(ret, limbs));
 }
 
@@ -29,7 +29,7 @@ int fr_sample_getrandom(fr_t *ret, cuzk_error *err)
 {
 	uint64_t limbs[4];
 	do {
-		int rc = cuzk_getrandom(limbs, sizeof(limbs), err);
+		int rc = rand_getrandom(limbs, sizeof(limbs), err);
 		if (rc)
 			return rc;
 	} while (!accept_draw(ret, limbs));

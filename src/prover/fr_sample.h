@@ -13,7 +13,7 @@
 #include "common/error.h"
 #include "common/rand.h"
 
-void fr_sample_rng(fr_t *ret, cuzk_rng *rng);
+void fr_sample_rng(fr_t *ret, rng_t *rng);
 int fr_sample_getrandom(fr_t *ret, cuzk_error *err);
 
 #endif

@@ -111,7 +111,7 @@ static int sort_scalars(struct sorted_scalars *s, const fr_t *scalars, size_t n,
 	s->ones_idx = malloc(cap * sizeof(*s->ones_idx));
 	if (!s->dense_idx || !s->dense_k || !s->ones_idx) {
 		sorted_free(s);
-		return cuzk_fail(err, CUZK_E_NOMEM, "MSM: no memory to sort %zu scalars", n);
+		return err_fail(err, CUZK_E_NOMEM, "MSM: no memory to sort %zu scalars", n);
 	}
 	size_t per_thread[4][nt];
 	struct classify_ctx ctx = { scalars, density, montgomery, s,
@@ -119,12 +119,12 @@ static int sort_scalars(struct sorted_scalars *s, const fr_t *scalars, size_t n,
 	memset(per_thread, 0, sizeof(per_thread));
 	for (unsigned t = 0; t < nt; t++)
 		ctx.bad[t] = SIZE_MAX;
-	cuzk_parallel_for(n, MSM_MIN_CLASSIFY_CHUNK, nt, classify_range, &ctx);
+	parallel_for(n, MSM_MIN_CLASSIFY_CHUNK, nt, classify_range, &ctx);
 	for (unsigned t = 0; t < nt; t++) {
 		if (ctx.bad[t] != SIZE_MAX) {
 			sorted_free(s);
-			return cuzk_fail(err, CUZK_E_NONCANONICAL, "MSM: scalar %zu is not below r",
-					 ctx.bad[t]);
+			return err_fail(err, CUZK_E_NONCANONICAL, "MSM: scalar %zu is not below r",
+					ctx.bad[t]);
 		}
 	}
 	/* Threads ran over ascending ranges; unused thread slots have zero counts. */
@@ -259,12 +259,12 @@ static int glv_expand(const curve_ops *ops, struct sorted_scalars *s, unsigned c
 		free(pts);
 		free(idx);
 		free(k);
-		return cuzk_fail(err, CUZK_E_NOMEM, "%s MSM: no memory to split %zu scalars",
-				 ops->name, n);
+		return err_fail(err, CUZK_E_NOMEM, "%s MSM: no memory to split %zu scalars",
+				ops->name, n);
 	}
 	struct glv_ctx ctx = { .ops = ops, .s = s, .bases = bases, .pts = pts, .idx = idx, .k = k };
 	glv_endo_init(&ctx.e, ops);
-	cuzk_parallel_for(n, MSM_MIN_CLASSIFY_CHUNK / 4, nt, glv_range, &ctx);
+	parallel_for(n, MSM_MIN_CLASSIFY_CHUNK / 4, nt, glv_range, &ctx);
 	free(s->dense_idx);
 	free(s->dense_k);
 	s->dense_idx = idx;
@@ -382,16 +382,16 @@ static int msm_generic(const curve_ops *ops, void *ret, const void *bases, size_
 		       unsigned nt, cuzk_error *err)
 {
 	if (nt == 0)
-		nt = cuzk_nthreads();
+		nt = parallel_nthreads();
 	if (density) {
 		size_t count = msm_density_count(density, n);
 		if (count != n_bases)
-			return cuzk_fail(err, CUZK_E_MISMATCH,
-					 "%s MSM: density has %zu set bits but there are %zu bases",
-					 ops->name, count, n_bases);
+			return err_fail(err, CUZK_E_MISMATCH,
+					"%s MSM: density has %zu set bits but there are %zu bases",
+					ops->name, count, n_bases);
 	} else if (n != n_bases) {
-		return cuzk_fail(err, CUZK_E_MISMATCH, "%s MSM: %zu scalars but %zu bases",
-				 ops->name, n, n_bases);
+		return err_fail(err, CUZK_E_MISMATCH, "%s MSM: %zu scalars but %zu bases",
+				ops->name, n, n_bases);
 	}
 	struct sorted_scalars s;
 	int rc = sort_scalars(&s, scalars, n, density, montgomery, nt, err);
@@ -420,8 +420,8 @@ static int msm_generic(const curve_ops *ops, void *ret, const void *bases, size_
 	partial = malloc((size_t)nt * js);
 	nomem = calloc(nt, sizeof(*nomem));
 	if (!results || !partial || !nomem) {
-		rc = cuzk_fail(err, CUZK_E_NOMEM, "%s MSM: no memory for %zu partial sums",
-			       ops->name, tasks);
+		rc = err_fail(err, CUZK_E_NOMEM, "%s MSM: no memory for %zu partial sums",
+			      ops->name, tasks);
 		goto out;
 	}
 	uint64_t off[4];
@@ -433,11 +433,11 @@ static int msm_generic(const curve_ops *ops, void *ret, const void *bases, size_
 	ops->set_inf(&acc);
 	if (s.n_dense) {
 		struct pippenger_ctx pc = { ops, dense_bases, &s, c, nwin, chunks, results, nomem };
-		cuzk_parallel_for(tasks, 1, nt, pippenger_range, &pc);
+		parallel_for(tasks, 1, nt, pippenger_range, &pc);
 		for (unsigned t = 0; t < nt; t++) {
 			if (nomem[t]) {
-				rc = cuzk_fail(err, CUZK_E_NOMEM, "%s MSM: no memory for 2^%u buckets",
-					       ops->name, c - 1);
+				rc = err_fail(err, CUZK_E_NOMEM, "%s MSM: no memory for 2^%u buckets",
+					      ops->name, c - 1);
 				goto out;
 			}
 		}
@@ -457,7 +457,7 @@ static int msm_generic(const curve_ops *ops, void *ret, const void *bases, size_
 		for (unsigned t = 0; t < nt; t++)
 			ops->set_inf(partial + t * js);
 		struct ones_ctx oc = { ops, bases, s.ones_idx, partial };
-		cuzk_parallel_for(s.n_ones, MSM_MIN_CLASSIFY_CHUNK, nt, ones_range, &oc);
+		parallel_for(s.n_ones, MSM_MIN_CLASSIFY_CHUNK, nt, ones_range, &oc);
 		for (unsigned t = 0; t < nt; t++) {
 			ops->add(&tmp, &acc, partial + t * js);
 			acc = tmp;

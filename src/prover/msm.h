@@ -39,7 +39,7 @@ int msm_g1_filtered(g1_jac_t *ret, const g1_aff_t *bases, size_t n_bases, const 
 int msm_g2_filtered(g2_jac_t *ret, const g2_aff_t *bases, size_t n_bases, const fr_t *scalars,
 		    size_t n, const uint64_t *density, int montgomery, cuzk_error *err);
 
-/* Either form on exactly nthreads threads (0: cuzk_nthreads()), for callers
+/* Either form on exactly nthreads threads (0: parallel_nthreads()), for callers
  * that run several MSMs side by side; density NULL means every scalar takes
  * part (then n_bases must equal n). */
 int msm_g1_threads(g1_jac_t *ret, const g1_aff_t *bases, size_t n_bases, const fr_t *scalars,

@@ -56,8 +56,8 @@ int ntt_domain_init(ntt_domain *d, unsigned log_m, cuzk_error *err)
 {
 	memset(d, 0, sizeof(*d));
 	if (log_m > NTT_MAX_LOG)
-		return cuzk_fail(err, CUZK_E_INVAL, "NTT domain 2^%u is larger than 2^%u", log_m,
-				 NTT_MAX_LOG);
+		return err_fail(err, CUZK_E_INVAL, "NTT domain 2^%u is larger than 2^%u", log_m,
+				NTT_MAX_LOG);
 	d->log_m = log_m;
 	d->m = (size_t)1 << log_m;
 	fr_root_of_unity(&d->omega, log_m);
@@ -74,11 +74,11 @@ int ntt_domain_init(ntt_domain *d, unsigned log_m, cuzk_error *err)
 	d->tw_inv = malloc(half * sizeof(fr_t));
 	if (!d->tw || !d->tw_inv) {
 		ntt_domain_free(d);
-		return cuzk_fail(err, CUZK_E_NOMEM, "NTT domain 2^%u: no memory for twiddles", log_m);
+		return err_fail(err, CUZK_E_NOMEM, "NTT domain 2^%u: no memory for twiddles", log_m);
 	}
 	struct powers_ctx fwd = { d->tw, &d->omega }, inv = { d->tw_inv, &d->omega_inv };
-	cuzk_parallel_for(half, NTT_MIN_CHUNK, 0, powers_range, &fwd);
-	cuzk_parallel_for(half, NTT_MIN_CHUNK, 0, powers_range, &inv);
+	parallel_for(half, NTT_MIN_CHUNK, 0, powers_range, &fwd);
+	parallel_for(half, NTT_MIN_CHUNK, 0, powers_range, &inv);
 	return 0;
 }
 
@@ -160,12 +160,12 @@ static void ntt_core(const ntt_domain *d, fr_t *v, const fr_t *tw)
 	if (d->m == 1)
 		return;
 	struct pass_ctx ctx = { v, tw, d->m, d->log_m, 0, 0 };
-	cuzk_parallel_for(d->m, NTT_MIN_CHUNK, 0, bitrev_range, &ctx);
+	parallel_for(d->m, NTT_MIN_CHUNK, 0, bitrev_range, &ctx);
 	ctx.block_log = d->log_m < NTT_BLOCK_LOG ? d->log_m : NTT_BLOCK_LOG;
 	size_t nblocks = d->m >> ctx.block_log;
-	cuzk_parallel_for(nblocks, 1, 0, blocked_pass_range, &ctx);
+	parallel_for(nblocks, 1, 0, blocked_pass_range, &ctx);
 	for (ctx.half = (size_t)1 << ctx.block_log; ctx.half < d->m; ctx.half *= 2)
-		cuzk_parallel_for(d->m / 2, NTT_MIN_CHUNK / 2, 0, global_pass_range, &ctx);
+		parallel_for(d->m / 2, NTT_MIN_CHUNK / 2, 0, global_pass_range, &ctx);
 }
 
 struct scale_ctx {
@@ -189,7 +189,7 @@ static void scale_range(void *p, size_t begin, size_t end, unsigned t)
 void ntt_scale_by_powers(fr_t *v, size_t n, const fr_t *c, const fr_t *q)
 {
 	struct scale_ctx ctx = { v, c, q };
-	cuzk_parallel_for(n, NTT_MIN_CHUNK, 0, scale_range, &ctx);
+	parallel_for(n, NTT_MIN_CHUNK, 0, scale_range, &ctx);
 }
 
 void ntt_forward(const ntt_domain *d, fr_t *v)
@@ -247,17 +247,17 @@ static void load_range(void *p, size_t begin, size_t end, unsigned t)
 static int load_padded(fr_t *dst, size_t m, const fr_t *src, size_t n, int montgomery,
 		       const char *name, cuzk_error *err)
 {
-	unsigned nt = cuzk_nthreads();
+	unsigned nt = parallel_nthreads();
 	size_t first_bad[nt];
 	for (unsigned t = 0; t < nt; t++)
 		first_bad[t] = SIZE_MAX;
 	struct load_ctx ctx = { dst, src, montgomery, first_bad };
-	cuzk_parallel_for(n, NTT_MIN_CHUNK, nt, load_range, &ctx);
+	parallel_for(n, NTT_MIN_CHUNK, nt, load_range, &ctx);
 	memset(dst + n, 0, (m - n) * sizeof(fr_t));
 	for (unsigned t = 0; t < nt; t++)
 		if (first_bad[t] != SIZE_MAX)
-			return cuzk_fail(err, CUZK_E_NONCANONICAL, "witness %s[%zu] is not below r",
-					 name, first_bad[t]);
+			return err_fail(err, CUZK_E_NONCANONICAL, "witness %s[%zu] is not below r",
+					name, first_bad[t]);
 	return 0;
 }
 
@@ -309,14 +309,14 @@ int groth16_compute_h(fr_t *h_out, const fr_t *a, const fr_t *b, const fr_t *c, 
 		return rc;
 	fr_t *x = malloc(m * sizeof(fr_t)), *y = malloc(m * sizeof(fr_t));
 	if (!x || !y) {
-		rc = cuzk_fail(err, CUZK_E_NOMEM, "h: no memory for 2 x %zu scalars", m);
+		rc = err_fail(err, CUZK_E_NOMEM, "h: no memory for 2 x %zu scalars", m);
 		goto out;
 	}
 	if ((rc = to_coset(&d, x, a, n, montgomery, "a", err)) ||
 	    (rc = to_coset(&d, y, b, n, montgomery, "b", err)))
 		goto out;
 	struct pointwise_ctx pw = { x, y, NULL };
-	cuzk_parallel_for(m, NTT_MIN_CHUNK, 0, mul_range, &pw);
+	parallel_for(m, NTT_MIN_CHUNK, 0, mul_range, &pw);
 	if ((rc = to_coset(&d, y, c, n, montgomery, "c", err)))
 		goto out;
 	/* Z(g·ω^j) = g^m·ω^(j·m) - 1 = g^m - 1 on every point of the coset. */
@@ -325,7 +325,7 @@ int groth16_compute_h(fr_t *h_out, const fr_t *a, const fr_t *b, const fr_t *c, 
 	fr_sub(&zinv, &zinv, &FR_ONE);
 	fr_inv(&zinv, &zinv);
 	pw.zinv = &zinv;
-	cuzk_parallel_for(m, NTT_MIN_CHUNK, 0, sub_div_range, &pw);
+	parallel_for(m, NTT_MIN_CHUNK, 0, sub_div_range, &pw);
 	ntt_coset_inverse(&d, x);
 	memcpy(h_out, x, (m - 1) * sizeof(fr_t));
 out:

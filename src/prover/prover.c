@@ -29,8 +29,8 @@ static int check_rows(const struct shape_row *rows, size_t n, cuzk_error *err)
 {
 	for (size_t i = 0; i < n; i++)
 		if (rows[i].params != rows[i].witness)
-			return cuzk_fail(err, CUZK_E_MISMATCH, "params %s: %zu points, but the witness needs %zu",
-					 rows[i].field, rows[i].params, rows[i].witness);
+			return err_fail(err, CUZK_E_MISMATCH, "params %s: %zu points, but the witness needs %zu",
+					rows[i].field, rows[i].params, rows[i].witness);
 	return 0;
 }
 
@@ -38,9 +38,9 @@ int groth16_check_dims(const groth16_params *p, size_t num_constraints, size_t n
 		       cuzk_error *err)
 {
 	if (num_constraints == 0 || num_inputs == 0)
-		return cuzk_fail(err, CUZK_E_MISMATCH,
-				 "witness: %zu constraints and %zu inputs (the constant 1 is missing)",
-				 num_constraints, num_inputs);
+		return err_fail(err, CUZK_E_MISMATCH,
+				"witness: %zu constraints and %zu inputs (the constant 1 is missing)",
+				num_constraints, num_inputs);
 	const struct shape_row rows[] = {
 		{ "ic (public inputs)", p->vk.n_ic, num_inputs },
 		{ "l (aux variables)", p->n_l, num_aux },
@@ -99,7 +99,7 @@ static void g2_acc(g2_jac_t *acc, const g2_jac_t *p)
 static int in_query(int rc, cuzk_error *err, const char *query)
 {
 	if (err)
-		cuzk_error_prefix(err, "query %s", query);
+		err_prefix(err, "query %s", query);
 	return rc;
 }
 
@@ -247,11 +247,11 @@ static int query_msms(groth16_query_sums *q, const groth16_params *p, const grot
 {
 	struct query_job *j = calloc(1, sizeof(*j));
 	if (!j)
-		return cuzk_fail(err, CUZK_E_NOMEM, "queries: no memory for the MSM tasks");
+		return err_fail(err, CUZK_E_NOMEM, "queries: no memory for the MSM tasks");
 	*j = (struct query_job){ .q = q, .p = p, .w = w, .h = h, .hl_merged = hl_merged,
 				 .h_montgomery = hl_merged ? w->montgomery : 1 };
 	atomic_init(&j->next, 0);
-	unsigned nt = cuzk_nthreads();
+	unsigned nt = parallel_nthreads();
 	int rc = 0;
 	if (nt > 1 && nt <= QUERY_SIDE_BY_SIDE_MAX_THREADS && p->n_h <= QUERY_SIDE_BY_SIDE_MAX_H &&
 	    side_by_side_balances(p, w)) {
@@ -262,7 +262,7 @@ static int query_msms(groth16_query_sums *q, const groth16_params *p, const grot
 		timed_query(j, Q_H, nt, "cpu", &j->err[Q_H]);
 		atomic_store(&j->next, 1);
 		j->task_threads = 1;
-		cuzk_parallel_for(nt, 1, nt, query_worker, j);
+		parallel_for(nt, 1, nt, query_worker, j);
 		/* Report the first failure in query order, as the one-by-one mode would. */
 		for (int i = 0; i < Q_COUNT && !rc; i++) {
 			if ((rc = j->rc[i]) && err)
@@ -357,7 +357,7 @@ int groth16_prove_cpu(const groth16_params *p, const groth16_witness_view *w, co
 	size_t n_scalars = p->n_h + (hl_merged ? w->num_aux : 0);
 	fr_t *h = malloc((n_scalars ? n_scalars : 1) * sizeof(fr_t));
 	if (!h)
-		return cuzk_fail(err, CUZK_E_NOMEM, "h: no memory for %zu scalars", n_scalars);
+		return err_fail(err, CUZK_E_NOMEM, "h: no memory for %zu scalars", n_scalars);
 	rc = groth16_compute_h(h, w->a, w->b, w->c, w->num_constraints, w->montgomery, err);
 	if (!rc && hl_merged) {
 		if (!w->montgomery)
@@ -394,8 +394,8 @@ int groth16_random_rs(fr_t *r, fr_t *s, cuzk_error *err)
 
 void groth16_seeded_rs(fr_t *r, fr_t *s, uint64_t seed, unsigned partition)
 {
-	cuzk_rng rng;
-	cuzk_rng_seed(&rng, seed ^ ((uint64_t)partition + 1) * 0x9e3779b97f4a7c15ull);
+	rng_t rng;
+	rng_seed(&rng, seed ^ ((uint64_t)partition + 1) * 0x9e3779b97f4a7c15ull);
 	fr_sample_rng(r, &rng);
 	fr_sample_rng(s, &rng);
 	explicit_bzero(&rng, sizeof(rng));

@@ -61,7 +61,7 @@ void groth16_assemble(groth16_proof *out, const groth16_vk *vk, const groth16_qu
  *
  * Both draw with fr_sample (fr_sample.h): 4 u64 words as little-endian
  * limbs, top bit cleared, drawn again while >= r or 0; uniform in [1, r).
- * groth16_seeded_rs: a cuzk_rng (xoshiro256** seeded through splitmix64)
+ * groth16_seeded_rs: a rng_t (xoshiro256** seeded through splitmix64)
  * seeded with seed XOR ((partition + 1) · 0x9e3779b97f4a7c15) mod 2^64;
  * r is its first accepted draw, s the next.  The GPU backend, the daemon
  * and the CLI all call this function; changing the derivation changes

@@ -41,7 +41,7 @@ static int gpu_mul(void *self, int g2, const fr_t *k, size_t n, const groth16_po
 		return 0;
 	if (ctx.rc)   /* the sink failed and said why */
 		return ctx.rc;
-	return cuzk_fail(err, -rc, "GPU %d: setup: %s", s->device, e.msg);
+	return err_fail(err, -rc, "GPU %d: setup: %s", s->device, e.msg);
 }
 
 int groth16_gpu_setup_open(groth16_gpu_setup **ret, cuzk_gpu_dev *dev, int device, cuzk_error *err)
@@ -49,7 +49,7 @@ int groth16_gpu_setup_open(groth16_gpu_setup **ret, cuzk_gpu_dev *dev, int devic
 	*ret = NULL;
 	groth16_gpu_setup *s = calloc(1, sizeof(*s));
 	if (!s)
-		return cuzk_fail(err, CUZK_E_NOMEM, "GPU setup: out of memory");
+		return err_fail(err, CUZK_E_NOMEM, "GPU setup: out of memory");
 	s->device = device;
 	s->engine = (groth16_setup_engine){ "gpu", gpu_mul, s };
 	const curve_ops *ops[2] = { &CURVE_G1, &CURVE_G2 };
@@ -62,7 +62,7 @@ int groth16_gpu_setup_open(groth16_gpu_setup **ret, cuzk_gpu_dev *dev, int devic
 		rc = cuzk_gpu_fixed_base_open(dev, &s->fb[g], g, fb.table, GPU_SETUP_WINDOW_BITS, err);
 		fixed_base_free(&fb);
 		if (rc && err)
-			cuzk_error_prefix(err, "GPU %d: setup tables", s->device);
+			err_prefix(err, "GPU %d: setup tables", s->device);
 	}
 	if (rc) {
 		groth16_gpu_setup_close(s);

@@ -13,8 +13,8 @@ int groth16_view_copy_densities(groth16_witness_view *v, uint64_t **ret_copy, cu
 
 	*ret_copy = NULL;
 	if (!copy)
-		return cuzk_fail(err, CUZK_E_NOMEM, "out of memory copying the density bitmaps (%zu bytes)",
-				 words * sizeof(uint64_t));
+		return err_fail(err, CUZK_E_NOMEM, "out of memory copying the density bitmaps (%zu bytes)",
+				words * sizeof(uint64_t));
 	memcpy(copy, v->a_aux_density, aux_words * sizeof(uint64_t));
 	memcpy(copy + aux_words, v->b_aux_density, aux_words * sizeof(uint64_t));
 	memcpy(copy + 2 * aux_words, v->b_input_density, in_words * sizeof(uint64_t));

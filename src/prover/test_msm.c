@@ -22,7 +22,7 @@ static const char *const kind_name[KINDS] = { "random", "zeros", "ones", "r-1", 
  * 0, 1, r-1, lambda = x^2 - 1 (a cube root of unity mod r), x^2, x^2 + 1,
  * lambda^2, r - x^2, and multiples of lambda, small and random. */
 #define GLV_EDGES 12
-static void glv_edge(fr_t *k, unsigned which, cuzk_rng *rng)
+static void glv_edge(fr_t *k, unsigned which, rng_t *rng)
 {
 	static const uint64_t x2[4] = { 0x0000000100000000ULL, 0xac45a4010001a402ULL, 0, 0 };
 	static const uint64_t lam[4] = { 0x00000000ffffffffULL, 0xac45a4010001a402ULL, 0, 0 };
@@ -44,14 +44,14 @@ static void glv_edge(fr_t *k, unsigned which, cuzk_rng *rng)
 	}
 }
 
-static void make_scalars(fr_t *k, size_t n, enum kind kind, cuzk_rng *rng)
+static void make_scalars(fr_t *k, size_t n, enum kind kind, rng_t *rng)
 {
 	fr_t minus_one, same, same_less;
 	fr_neg(&minus_one, &FR_ONE);
 	fr_sample_rng(&same, rng);
 	fr_sub(&same_less, &same, &FR_ONE);
 	for (size_t i = 0; i < n; i++) {
-		unsigned pick = (unsigned)(cuzk_rng_next(rng) % 10);
+		unsigned pick = (unsigned)(rng_next(rng) % 10);
 		enum kind kk = kind == MIXED ? (pick < 4 ? ZEROS : pick < 8 ? ONES : pick < 9 ? RANDOM
 									    : MINUS_ONE)
 					     : kind;
@@ -72,7 +72,7 @@ static void make_scalars(fr_t *k, size_t n, enum kind kind, cuzk_rng *rng)
  * and point 3 is the identity (doublings, opposite points, infinity in
  * buckets); with repeats = 2, odd points equal or negate their neighbour;
  * with repeats = 3 they negate it. */
-static void *make_bases_with(const curve_ops *ops, size_t n, cuzk_rng *rng, int repeats)
+static void *make_bases_with(const curve_ops *ops, size_t n, rng_t *rng, int repeats)
 {
 	unsigned char *jac = malloc((n + 1) * ops->jac_size), *aff = malloc((n + 1) * ops->aff_size);
 	REQUIRE(jac && aff);
@@ -94,7 +94,7 @@ static void *make_bases_with(const curve_ops *ops, size_t n, cuzk_rng *rng, int 
 			ops->aff_neg(aff + i * ops->aff_size, aff + (i - 1) * ops->aff_size);
 	}
 	for (size_t i = 1; repeats == 1 && i < n; i++) {
-		size_t j = (size_t)(cuzk_rng_next(rng) % i);
+		size_t j = (size_t)(rng_next(rng) % i);
 		if (i % 5 == 0)
 			memcpy(aff + i * ops->aff_size, aff + j * ops->aff_size, ops->aff_size);
 		else if (i % 7 == 0)
@@ -106,7 +106,7 @@ static void *make_bases_with(const curve_ops *ops, size_t n, cuzk_rng *rng, int 
 	return aff;
 }
 
-static void *make_bases(const curve_ops *ops, size_t n, cuzk_rng *rng)
+static void *make_bases(const curve_ops *ops, size_t n, rng_t *rng)
 {
 	return make_bases_with(ops, n, rng, 0);
 }
@@ -144,7 +144,7 @@ static int run_msm(const curve_ops *ops, void *ret, const void *bases, size_t n_
 }
 
 static void check_case_with(const curve_ops *ops, size_t n, enum kind kind, int filtered,
-			    int repeats, cuzk_rng *rng)
+			    int repeats, rng_t *rng)
 {
 	fr_t *k = malloc((n + 1) * sizeof(fr_t)), *canon = malloc((n + 1) * sizeof(fr_t));
 	uint64_t *density = calloc(n / 64 + 1, sizeof(uint64_t));
@@ -154,7 +154,7 @@ static void check_case_with(const curve_ops *ops, size_t n, enum kind kind, int 
 	if (filtered) {
 		n_bases = 0;
 		for (size_t i = 0; i < n; i++)
-			if (cuzk_rng_next(rng) % 3) {
+			if (rng_next(rng) % 3) {
 				density[i / 64] |= (uint64_t)1 << (i % 64);
 				n_bases++;
 			}
@@ -174,14 +174,14 @@ static void check_case_with(const curve_ops *ops, size_t n, enum kind kind, int 
 	free(k), free(canon), free(density), free(bases);
 }
 
-static void check_case(const curve_ops *ops, size_t n, enum kind kind, int filtered, cuzk_rng *rng)
+static void check_case(const curve_ops *ops, size_t n, enum kind kind, int filtered, rng_t *rng)
 {
 	check_case_with(ops, n, kind, filtered, 0, rng);
 }
 
 /* k = k1 + k2·x^2 exactly, both halves below 2^128 and k1 below x^2, on
  * the edge scalars and random ones; and k·P = k1·P + k2·(-phi(P)) in G1. */
-static void check_glv_split(cuzk_rng *rng)
+static void check_glv_split(rng_t *rng)
 {
 	static const uint64_t x2[2] = { 0x0000000100000000ULL, 0xac45a4010001a402ULL };
 	g1_jac_t p, phi_j, want, a, b, got;
@@ -237,7 +237,7 @@ static void check_glv_split(cuzk_rng *rng)
 	}
 }
 
-static void check_rejections(cuzk_rng *rng)
+static void check_rejections(rng_t *rng)
 {
 	size_t n = 10;
 	fr_t k[10];
@@ -255,8 +255,8 @@ static void check_rejections(cuzk_rng *rng)
 
 int main(void)
 {
-	cuzk_rng rng;
-	cuzk_rng_seed(&rng, 0x6d736d);
+	rng_t rng;
+	rng_seed(&rng, 0x6d736d);
 	size_t sizes[] = { 0, 1, 2, 3, 7, 33, 100, 257 };
 	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++)
 		for (int kind = 0; kind < KINDS; kind++)

@@ -9,7 +9,7 @@
 #include "prover/fr_sample.h"
 #include "prover/ntt.h"
 
-static fr_t *random_vec(cuzk_rng *rng, size_t n)
+static fr_t *random_vec(rng_t *rng, size_t n)
 {
 	fr_t *v = malloc((n ? n : 1) * sizeof(fr_t));
 	REQUIRE(v);
@@ -52,7 +52,7 @@ static void check_evaluations(const ntt_domain *d, const fr_t *w, const fr_t *v,
 
 /* Forward, inverse and coset transforms of size 2^log against the
  * definition, evaluated at `probes` output positions (all when 0). */
-static void check_size(cuzk_rng *rng, unsigned log, size_t probes)
+static void check_size(rng_t *rng, unsigned log, size_t probes)
 {
 	ntt_domain d;
 	REQUIRE(ntt_domain_init(&d, log, NULL) == 0);
@@ -118,7 +118,7 @@ static int h_identity_holds(const fr_t *a, const fr_t *b, const fr_t *c, size_t 
 	return fr_eq(&ax, &hx);
 }
 
-static void check_h(cuzk_rng *rng, size_t n)
+static void check_h(rng_t *rng, size_t n)
 {
 	size_t m = (size_t)1 << ntt_log2_ceil(n);
 	fr_t *a = random_vec(rng, n), *b = random_vec(rng, n), *c = random_vec(rng, n);
@@ -159,8 +159,8 @@ static void check_h(cuzk_rng *rng, size_t n)
 
 int main(void)
 {
-	cuzk_rng rng;
-	cuzk_rng_seed(&rng, 0x6e7474);
+	rng_t rng;
+	rng_seed(&rng, 0x6e7474);
 	for (unsigned log = 0; log <= 6; log++)
 		check_size(&rng, log, 0);
 	/* Past one cache block (2^12): the per-stage parallel passes run too. */

@@ -18,34 +18,34 @@ static int join(const char *out, char **in, unsigned n, cuzk_error *err)
 	for (; opened < n; opened++)
 		if ((r = groth16_witness_file_open(&m[opened], in[opened], err)) < 0)
 			goto out;
-	const struct cuzk_witness_header *h = &m[0].desc.hdr;
+	const struct witness_header *h = &m[0].desc.hdr;
 	for (unsigned i = 1; i < n; i++) {
-		const struct cuzk_witness_header *hi = &m[i].desc.hdr;
+		const struct witness_header *hi = &m[i].desc.hdr;
 		if (hi->num_constraints != h->num_constraints || hi->num_inputs != h->num_inputs ||
 		    hi->num_aux != h->num_aux || hi->flags != h->flags) {
-			r = cuzk_fail(err, CUZK_E_MISMATCH, "%s: not the shape of %s", in[i], in[0]);
+			r = err_fail(err, CUZK_E_MISMATCH, "%s: not the shape of %s", in[i], in[0]);
 			goto out;
 		}
 	}
-	struct cuzk_witness_desc d;
-	if ((r = cuzk_witness_layout(&d, h->num_constraints, h->num_inputs, h->num_aux, n, h->flags, err)) < 0)
+	struct witness_desc d;
+	if ((r = witness_layout(&d, h->num_constraints, h->num_inputs, h->num_aux, n, h->flags, err)) < 0)
 		goto out;
 	if (!(buf = calloc(1, d.file_size))) {
-		r = cuzk_fail(err, CUZK_E_NOMEM, "%s: %llu bytes", out, (unsigned long long)d.file_size);
+		r = err_fail(err, CUZK_E_NOMEM, "%s: %llu bytes", out, (unsigned long long)d.file_size);
 		goto out;
 	}
-	cuzk_witness_write_header(buf, &d);
+	witness_write_header(buf, &d);
 	for (unsigned p = 0; p < n; p++)
 		for (int s = 0; s < CUZK_SEC__COUNT; s++)
 			memcpy(buf + d.part[p].offset[s], groth16_witness_file_section(&m[p], 0, s), d.len[s]);
 	FILE *f = fopen(out, "wb");
 	if (!f) {
-		r = cuzk_fail(err, CUZK_E_IO, "%s: cannot create", out);
+		r = err_fail(err, CUZK_E_IO, "%s: cannot create", out);
 		goto out;
 	}
 	int bad = fwrite(buf, 1, d.file_size, f) != d.file_size;
 	if (fclose(f) != 0 || bad)
-		r = cuzk_fail(err, CUZK_E_IO, "%s: cannot write", out);
+		r = err_fail(err, CUZK_E_IO, "%s: cannot write", out);
 out:
 	free(buf);
 	for (unsigned i = 0; i < opened; i++)

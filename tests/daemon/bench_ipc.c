@@ -33,12 +33,12 @@ static int big_witness(unsigned mib, enum pages pages, uint64_t *ret_size, doubl
 {
 	const uint64_t huge = 2u << 20;
 	uint64_t n = ((uint64_t)mib << 20) / (4 * 32);
-	struct cuzk_witness_desc d;
+	struct witness_desc d;
 	cuzk_error err;
 	uint8_t *map;
 	int fd;
 
-	if (cuzk_witness_layout(&d, n, 2, n, 1, CUZK_WITNESS_MONTGOMERY, &err)) {
+	if (witness_layout(&d, n, 2, n, 1, CUZK_WITNESS_MONTGOMERY, &err)) {
 		fprintf(stderr, "layout: %s\n", err.msg);
 		exit(1);
 	}
@@ -68,7 +68,7 @@ static int big_witness(unsigned mib, enum pages pages, uint64_t *ret_size, doubl
 	t0 = monotonic_ms();
 	memset(map, 0, size);
 	*ret_write_ms = monotonic_ms() - t0;
-	cuzk_witness_write_header(map, &d);
+	witness_write_header(map, &d);
 	munmap(map, size);
 	if (fcntl(fd, F_ADD_SEALS, TD_SEALS_OK) < 0) {
 		perror("F_ADD_SEALS");
@@ -84,8 +84,8 @@ int main(int argc, char **argv)
 	const char *page_arg = argc > 3 ? argv[3] : "4k";
 	enum pages pages;
 	double write_ms;
-	struct cuzk_msg_reply rep;
-	struct cuzk_ring_rec rec;
+	struct msg_reply rep;
+	struct ring_rec rec;
 	struct tcircuit c;
 	struct td_env env;
 	struct tclient cl;

@@ -120,12 +120,12 @@ void tcircuit_free(struct tcircuit *c)
 }
 
 /* Fills a whole witness file image (header, table, sections). */
-static void fill_witness(const struct tcircuit *c, uint8_t *buf, const struct cuzk_witness_desc *d)
+static void fill_witness(const struct tcircuit *c, uint8_t *buf, const struct witness_desc *d)
 {
 	const groth16_synth *s = &c->syn;
 	size_t ni = s->num_inputs, na = s->num_aux;
 
-	cuzk_witness_write_header(buf, d);
+	witness_write_header(buf, d);
 	for (unsigned p = 0; p < d->hdr.num_partitions; p++) {
 		const uint64_t *off = d->part[p].offset;
 		memcpy(buf + off[CUZK_SEC_A], s->a, d->len[CUZK_SEC_A]);
@@ -139,18 +139,18 @@ static void fill_witness(const struct tcircuit *c, uint8_t *buf, const struct cu
 	}
 }
 
-static void layout(const struct tcircuit *c, unsigned parts, struct cuzk_witness_desc *d)
+static void layout(const struct tcircuit *c, unsigned parts, struct witness_desc *d)
 {
 	cuzk_error err;
 
-	if (cuzk_witness_layout(d, c->syn.num_constraints, c->syn.num_inputs, c->syn.num_aux, parts,
-				CUZK_WITNESS_MONTGOMERY, &err))
+	if (witness_layout(d, c->syn.num_constraints, c->syn.num_inputs, c->syn.num_aux, parts,
+			   CUZK_WITNESS_MONTGOMERY, &err))
 		die("witness layout", err.msg);
 }
 
 static int fill_fd(const struct tcircuit *c, int fd, unsigned parts)
 {
-	struct cuzk_witness_desc d;
+	struct witness_desc d;
 	uint8_t *map;
 
 	layout(c, parts, &d);
@@ -535,7 +535,7 @@ int tc_connect_raw(struct tclient *c, const struct td_env *env)
 
 int tc_connect(struct tclient *c, const struct td_env *env, uint32_t max_inflight)
 {
-	struct cuzk_msg_hello h;
+	struct msg_hello h;
 	uint8_t buf[CUZK_MSG_MAX];
 	int fds[3];
 	unsigned nfds = 0;
@@ -546,7 +546,7 @@ int tc_connect(struct tclient *c, const struct td_env *env, uint32_t max_infligh
 	if (tc_connect_raw(c, env))
 		return -1;
 	memset(&h, 0, sizeof(h));
-	cuzk_msg_init(&h.hdr, CUZK_MSG_HELLO, sizeof(h), 1);
+	msg_init(&h.hdr, CUZK_MSG_HELLO, sizeof(h), 1);
 	h.max_inflight = max_inflight;
 	/* A daemon that refuses the connection may have answered and closed
 	 * before the hello goes out: read its answer even if the send fails. */
@@ -554,20 +554,20 @@ int tc_connect(struct tclient *c, const struct td_env *env, uint32_t max_infligh
 	pfd = (struct pollfd){ .fd = c->fd, .events = POLLIN };
 	if (poll(&pfd, 1, TD_TIMEOUT_MS) <= 0)
 		return -1;
-	if (cuzk_msg_recv(c->fd, buf, sizeof(buf), &len, fds, 3, &nfds, &err) || len == 0)
+	if (msg_recv(c->fd, buf, sizeof(buf), &len, fds, 3, &nfds, &err) || len == 0)
 		return -1;
-	if (cuzk_msg_parse_hello_reply(&c->hello, buf, len, &err) || nfds != 3) {
-		struct cuzk_msg_reply r;
+	if (msg_parse_hello_reply(&c->hello, buf, len, &err) || nfds != 3) {
+		struct msg_reply r;
 		for (unsigned i = 0; i < nfds; i++)
 			close(fds[i]);
-		if (cuzk_msg_parse_reply(&r, buf, len, NULL) == 0)
+		if (msg_parse_reply(&r, buf, len, NULL) == 0)
 			return -(int)r.status;
 		return -1;
 	}
 	c->ring_fd = fds[0];
 	c->head_fd = fds[1];
 	c->efd = fds[2];
-	if (cuzk_ring_consumer_open(&c->ring, c->ring_fd, c->head_fd, &c->hello, &err)) {
+	if (ring_consumer_open(&c->ring, c->ring_fd, c->head_fd, &c->hello, &err)) {
 		fprintf(stderr, "ring: %s\n", err.msg);
 		return -1;
 	}
@@ -578,7 +578,7 @@ int tc_connect(struct tclient *c, const struct td_env *env, uint32_t max_infligh
 void tc_close(struct tclient *c)
 {
 	if (c->ring_open)
-		cuzk_ring_consumer_close(&c->ring);
+		ring_consumer_close(&c->ring);
 	if (c->ring_fd >= 0)
 		close(c->ring_fd);
 	if (c->head_fd >= 0)
@@ -624,7 +624,7 @@ ssize_t tc_recv(struct tclient *c, void *buf, size_t cap, int timeout_ms)
 	return recv(c->fd, buf, cap, 0);
 }
 
-int tc_reply(struct tclient *c, struct cuzk_msg_reply *ret)
+int tc_reply(struct tclient *c, struct msg_reply *ret)
 {
 	uint8_t buf[CUZK_MSG_MAX];
 	ssize_t n = tc_recv(c, buf, sizeof(buf), TD_TIMEOUT_MS);
@@ -632,18 +632,18 @@ int tc_reply(struct tclient *c, struct cuzk_msg_reply *ret)
 
 	if (n <= 0)
 		return -1;
-	if (cuzk_msg_parse_reply(ret, buf, (size_t)n, &err)) {
+	if (msg_parse_reply(ret, buf, (size_t)n, &err)) {
 		fprintf(stderr, "not a reply: %s\n", err.msg);
 		return -1;
 	}
 	return (int)ret->status;
 }
 
-void tc_prove_msg(struct cuzk_msg_prove *m, uint64_t request_id, const char *srs, unsigned priority,
+void tc_prove_msg(struct msg_prove *m, uint64_t request_id, const char *srs, unsigned priority,
 		  uint32_t flags, uint64_t seed)
 {
 	memset(m, 0, sizeof(*m));
-	cuzk_msg_init(&m->hdr, CUZK_MSG_PROVE, sizeof(*m), request_id);
+	msg_init(&m->hdr, CUZK_MSG_PROVE, sizeof(*m), request_id);
 	m->priority = priority;
 	m->flags = flags;
 	m->seed = seed;
@@ -651,10 +651,10 @@ void tc_prove_msg(struct cuzk_msg_prove *m, uint64_t request_id, const char *srs
 }
 
 int tc_submit(struct tclient *c, uint64_t request_id, const char *srs, unsigned priority, int fd,
-	      struct cuzk_msg_reply *ret)
+	      struct msg_reply *ret)
 {
-	struct cuzk_msg_prove m;
-	struct cuzk_msg_reply r;
+	struct msg_prove m;
+	struct msg_reply r;
 
 	tc_prove_msg(&m, request_id, srs, priority, 0, 0);
 	if (tc_send(c, &m, sizeof(m), &fd, 1))
@@ -662,7 +662,7 @@ int tc_submit(struct tclient *c, uint64_t request_id, const char *srs, unsigned 
 	return tc_reply(c, ret ? ret : &r);
 }
 
-int tc_wait(struct tclient *c, struct cuzk_ring_rec *rec, uint8_t *proofs, int timeout_ms)
+int tc_wait(struct tclient *c, struct ring_rec *rec, uint8_t *proofs, int timeout_ms)
 {
 	uint8_t scratch[CUZK_MAX_PARTITIONS * CUZK_PROOF_BYTES];
 	cuzk_error err;
@@ -670,7 +670,7 @@ int tc_wait(struct tclient *c, struct cuzk_ring_rec *rec, uint8_t *proofs, int t
 	for (;;) {
 		struct pollfd pfd[2] = { { .fd = c->efd, .events = POLLIN }, { .fd = c->fd, .events = POLLRDHUP } };
 		uint64_t v;
-		int r = cuzk_ring_pop(&c->ring, rec, proofs ? proofs : scratch, &err);
+		int r = ring_pop(&c->ring, rec, proofs ? proofs : scratch, &err);
 		if (r == 1)
 			return 0;
 		if (r < 0) {
@@ -685,24 +685,24 @@ int tc_wait(struct tclient *c, struct cuzk_ring_rec *rec, uint8_t *proofs, int t
 			continue;
 		}
 		if (pfd[1].revents)
-			return cuzk_ring_pop(&c->ring, rec, proofs ? proofs : scratch, &err) == 1 ? 0 : -1;
+			return ring_pop(&c->ring, rec, proofs ? proofs : scratch, &err) == 1 ? 0 : -1;
 	}
 }
 
-/* The TEXT chunks answering tag 77, put together (cuzk_text_add). */
+/* The TEXT chunks answering tag 77, put together (text_add). */
 static char *recv_text(struct tclient *c)
 {
 	uint8_t buf[CUZK_MSG_MAX];
-	struct cuzk_text t;
+	struct text_answer t;
 	int r;
 
-	cuzk_text_init(&t, 77);
+	text_init(&t, 77);
 	do {
 		ssize_t n = tc_recv(c, buf, sizeof(buf), TD_TIMEOUT_MS);
-		r = n > 0 ? cuzk_text_add(&t, buf, (size_t)n, NULL) : -1;
+		r = n > 0 ? text_add(&t, buf, (size_t)n, NULL) : -1;
 	} while (r == 0);
 	if (r < 0) {
-		cuzk_text_free(&t);
+		text_free(&t);
 		return NULL;
 	}
 	return t.text;
@@ -710,21 +710,21 @@ static char *recv_text(struct tclient *c)
 
 char *tc_status(struct tclient *c, enum cuzk_status_format format)
 {
-	struct cuzk_msg_status m;
+	struct msg_status m;
 	memset(&m, 0, sizeof(m));
-	cuzk_msg_init(&m.hdr, CUZK_MSG_STATUS, sizeof(m), 77);
+	msg_init(&m.hdr, CUZK_MSG_STATUS, sizeof(m), 77);
 	m.format = (uint32_t)format;
 	return tc_send(c, &m, sizeof(m), NULL, 0) ? NULL : recv_text(c);
 }
 
 char *tc_text(struct tclient *c, int metrics, int json)
 {
-	struct cuzk_msg_metrics m;
+	struct msg_metrics m;
 
 	if (!metrics)
 		return tc_status(c, json ? CUZK_STATUS_JSON : CUZK_STATUS_TEXT);
 	memset(&m, 0, sizeof(m));
-	cuzk_msg_init(&m.hdr, CUZK_MSG_METRICS, sizeof(m), 77);
+	msg_init(&m.hdr, CUZK_MSG_METRICS, sizeof(m), 77);
 	return tc_send(c, &m, sizeof(m), NULL, 0) ? NULL : recv_text(c);
 }
 
@@ -808,8 +808,8 @@ struct td_usage td_daemon_usage(const struct td_env *env, struct tclient *via)
 int td_serves(const struct td_env *env, const struct tcircuit *c)
 {
 	struct tclient cl;
-	struct cuzk_msg_reply rep;
-	struct cuzk_ring_rec rec;
+	struct msg_reply rep;
+	struct ring_rec rec;
 	uint8_t proofs[CUZK_MAX_PARTITIONS * CUZK_PROOF_BYTES];
 	int fd, ok = -1;
 

@@ -112,8 +112,8 @@ int td_daemon_alive(struct td_env *env);
 /* A raw protocol client. */
 struct tclient {
 	int fd;
-	struct cuzk_msg_hello_reply hello;
-	struct cuzk_ring_consumer ring;
+	struct msg_hello_reply hello;
+	struct ring_consumer ring;
 	int ring_fd, head_fd, efd;
 	int ring_open;
 };
@@ -128,16 +128,16 @@ int tc_send(struct tclient *c, const void *msg, size_t len, const int *fds, unsi
 /* Receives one packet (timeout_ms); returns its length, 0 on EOF, -1 on timeout/error. */
 ssize_t tc_recv(struct tclient *c, void *buf, size_t cap, int timeout_ms);
 /* Receives a REPLY; returns its status, or -1 (EOF, timeout, not a reply). */
-int tc_reply(struct tclient *c, struct cuzk_msg_reply *ret);
+int tc_reply(struct tclient *c, struct msg_reply *ret);
 /* Fills a PROVE message. */
-void tc_prove_msg(struct cuzk_msg_prove *m, uint64_t request_id, const char *srs, unsigned priority,
+void tc_prove_msg(struct msg_prove *m, uint64_t request_id, const char *srs, unsigned priority,
 		  uint32_t flags, uint64_t seed);
 /* PROVE with one fd; returns the reply's status (-1 on no reply). */
 int tc_submit(struct tclient *c, uint64_t request_id, const char *srs, unsigned priority, int fd,
-	      struct cuzk_msg_reply *ret);
+	      struct msg_reply *ret);
 /* Waits for the next completion; 0 and *rec/proofs filled, or -1 on
  * timeout or hang-up. proofs: room for 64 * 192 bytes (may be NULL). */
-int tc_wait(struct tclient *c, struct cuzk_ring_rec *rec, uint8_t *proofs, int timeout_ms);
+int tc_wait(struct tclient *c, struct ring_rec *rec, uint8_t *proofs, int timeout_ms);
 /* STATUS or METRICS text (malloc'd), or NULL. */
 char *tc_text(struct tclient *c, int metrics, int json);
 /* STATUS text in any format (PARAMS too; malloc'd), or NULL. */

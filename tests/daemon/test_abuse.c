@@ -33,7 +33,7 @@ static uint64_t fd_size(int fd)
  * running partition is ours), then the connection closes. */
 static void disconnect_mid_proof(struct tclient *obs)
 {
-	struct cuzk_msg_reply rep;
+	struct msg_reply rep;
 	struct tclient cl;
 	int fd = tcircuit_memfd(&slow, 2, TD_SEALS_OK);
 
@@ -59,7 +59,7 @@ static void killed_client(struct tclient *obs)
 	pid = fork();
 	REQUIRE(pid >= 0);
 	if (pid == 0) {
-		struct cuzk_msg_reply rep;
+		struct msg_reply rep;
 		struct tclient cl;
 		int fd = tcircuit_memfd(&slow, 1, TD_SEALS_OK);
 		close(pipefd[0]);
@@ -87,8 +87,8 @@ static void killed_client(struct tclient *obs)
 static void observer_checks(struct tclient *obs)
 {
 	uint8_t proofs[CUZK_MAX_PARTITIONS * CUZK_PROOF_BYTES];
-	struct cuzk_msg_reply rep;
-	struct cuzk_ring_rec rec;
+	struct msg_reply rep;
+	struct ring_rec rec;
 	int fd = tcircuit_memfd(&small, 1, TD_SEALS_OK);
 	char *m;
 
@@ -108,11 +108,11 @@ static void observer_checks(struct tclient *obs)
 
 static int cancel(struct tclient *cl, uint64_t id, uint32_t scope)
 {
-	struct cuzk_msg_cancel m;
-	struct cuzk_msg_reply rep;
+	struct msg_cancel m;
+	struct msg_reply rep;
 
 	memset(&m, 0, sizeof(m));
-	cuzk_msg_init(&m.hdr, CUZK_MSG_CANCEL, sizeof(m), id);
+	msg_init(&m.hdr, CUZK_MSG_CANCEL, sizeof(m), id);
 	m.scope = scope;
 	return tc_send(cl, &m, sizeof(m), NULL, 0) ? -1 : tc_reply(cl, &rep);
 }
@@ -122,8 +122,8 @@ static int cancel(struct tclient *cl, uint64_t id, uint32_t scope)
  * job id from another connection can be cancelled too (same uid). */
 static void cancels(struct tclient *obs)
 {
-	struct cuzk_msg_reply rep;
-	struct cuzk_ring_rec rec;
+	struct msg_reply rep;
+	struct ring_rec rec;
 	struct tclient cl;
 	int fd = tcircuit_memfd(&slow, 2, TD_SEALS_OK);
 	uint64_t job3;
@@ -159,8 +159,8 @@ static void cancels(struct tclient *obs)
  * accepted again once the client consumes its completions. */
 static void never_reads_ring(void)
 {
-	struct cuzk_msg_reply rep;
-	struct cuzk_ring_rec rec;
+	struct msg_reply rep;
+	struct ring_rec rec;
 	struct tclient cl;
 	int fd = tcircuit_memfd(&small, 1, TD_SEALS_OK);
 	uint64_t woken = 0;
@@ -170,7 +170,7 @@ static void never_reads_ring(void)
 	CHECK(tc_submit(&cl, 1, small.name, CUZK_PRIORITY_NORMAL, fd, &rep) == 0);
 	CHECK(tc_submit(&cl, 2, small.name, CUZK_PRIORITY_NORMAL, fd, &rep) == 0);
 	/* Wait (on the eventfd, without touching the ring) until both are written. */
-	while (__atomic_load_n(&((const struct cuzk_ring_ctrl *)cl.ring.ring)->tail, __ATOMIC_ACQUIRE) < 2) {
+	while (__atomic_load_n(&((const struct ring_ctrl *)cl.ring.ring)->tail, __ATOMIC_ACQUIRE) < 2) {
 		struct pollfd p = { .fd = cl.efd, .events = POLLIN };
 		uint64_t v;
 		REQUIRE(poll(&p, 1, TD_TIMEOUT_MS) == 1);
@@ -192,8 +192,8 @@ static void never_reads_ring(void)
  * a fifth in); another client is served meanwhile. */
 static void flood(void)
 {
-	struct cuzk_msg_reply rep;
-	struct cuzk_ring_rec rec;
+	struct msg_reply rep;
+	struct ring_rec rec;
 	struct tclient cl;
 	int fd = tcircuit_memfd(&small, 1, TD_SEALS_OK);
 	int accepted = 0, busy = 0;
@@ -217,7 +217,7 @@ static void flood(void)
  * next completion; nobody else notices. */
 static void broken_head(void)
 {
-	struct cuzk_msg_reply rep;
+	struct msg_reply rep;
 	struct tclient cl;
 	uint8_t buf[512];
 	int fd = tcircuit_memfd(&small, 1, TD_SEALS_OK);
@@ -236,7 +236,7 @@ static void broken_head(void)
 static void limits(void)
 {
 	char cmd[1200];
-	struct cuzk_msg_reply rep;
+	struct msg_reply rep;
 	struct tclient a, b, c;
 	int one = tcircuit_memfd(&slow, 1, TD_SEALS_OK), other = tcircuit_memfd(&slow, 1, TD_SEALS_OK);
 	int two = tcircuit_memfd(&slow, 2, TD_SEALS_OK);

@@ -23,7 +23,7 @@ static struct tcircuit circ, other;
  * closes is set, the daemon must also hang up. */
 static void expect(const char *what, int fd, const char *srs, int status)
 {
-	struct cuzk_msg_reply rep;
+	struct msg_reply rep;
 	struct tclient cl;
 	int got;
 
@@ -31,7 +31,7 @@ static void expect(const char *what, int fd, const char *srs, int status)
 	if (fd >= 0) {
 		got = tc_submit(&cl, 7, srs, CUZK_PRIORITY_NORMAL, fd, &rep);
 	} else {
-		struct cuzk_msg_prove m;
+		struct msg_prove m;
 		tc_prove_msg(&m, 7, srs, CUZK_PRIORITY_NORMAL, 0, 0);
 		got = tc_send(&cl, &m, sizeof(m), NULL, 0) ? -1 : tc_reply(&cl, &rep);
 	}
@@ -63,14 +63,14 @@ static int edited_memfd(edit_fn edit)
 	return fd;
 }
 
-static struct cuzk_witness_header *hdr(uint8_t *map)
+static struct witness_header *hdr(uint8_t *map)
 {
-	return (struct cuzk_witness_header *)map;
+	return (struct witness_header *)map;
 }
 
-static struct cuzk_witness_partition *part0(uint8_t *map)
+static struct witness_partition *part0(uint8_t *map)
 {
-	return (struct cuzk_witness_partition *)(map + sizeof(struct cuzk_witness_header));
+	return (struct witness_partition *)(map + sizeof(struct witness_header));
 }
 
 static void edit_offset_overflow(uint8_t *map, size_t size)
@@ -145,8 +145,8 @@ static void headers(void)
 		{ "unknown version", edit_version, CUZK_E_VERSION },
 		{ "too many partitions", edit_partitions, CUZK_E_FORMAT },
 	};
-	struct cuzk_msg_reply rep;
-	struct cuzk_ring_rec rec;
+	struct msg_reply rep;
+	struct ring_rec rec;
 	struct tclient cl;
 	int fd;
 
@@ -178,8 +178,8 @@ static void headers(void)
 
 static void fds_and_framing(void)
 {
-	struct cuzk_msg_prove m;
-	struct cuzk_msg_reply rep;
+	struct msg_prove m;
+	struct msg_reply rep;
 	struct tclient cl;
 	uint8_t buf[CUZK_MSG_MAX + 64];
 	int fd = tcircuit_memfd(&circ, 1, TD_SEALS_OK);
@@ -203,9 +203,9 @@ static void fds_and_framing(void)
 	}
 	/* An fd on a message that takes none. */
 	{
-		struct cuzk_msg_cancel c;
+		struct msg_cancel c;
 		memset(&c, 0, sizeof(c));
-		cuzk_msg_init(&c.hdr, CUZK_MSG_CANCEL, sizeof(c), 5);
+		msg_init(&c.hdr, CUZK_MSG_CANCEL, sizeof(c), 5);
 		CHECK(tc_send(&cl, &c, sizeof(c), &fd, 1) == 0);
 		CHECK(tc_reply(&cl, &rep) == CUZK_E_FD);
 	}
@@ -255,15 +255,15 @@ static void srs_names(void)
 static void garbage(void)
 {
 	uint8_t buf[512];
-	struct cuzk_msg_reply rep;
-	struct cuzk_msg_hello h;
+	struct msg_reply rep;
+	struct msg_hello h;
 	struct tclient cl;
-	cuzk_rng rng;
+	rng_t rng;
 
-	cuzk_rng_seed(&rng, 5);
+	rng_seed(&rng, 5);
 	for (int round = 0; round < 3; round++) {
-		size_t n = 1 + cuzk_rng_next(&rng) % sizeof(buf);
-		cuzk_rng_bytes(&rng, buf, n);
+		size_t n = 1 + rng_next(&rng) % sizeof(buf);
+		rng_bytes(&rng, buf, n);
 		REQUIRE(tc_connect_raw(&cl, &env) == 0);
 		CHECK(tc_send(&cl, buf, n, NULL, 0) == 0);
 		CHECK_MSG(tc_reply(&cl, &rep) == CUZK_E_PROTOCOL, "garbage round %d", round);
@@ -278,7 +278,7 @@ static void garbage(void)
 	/* A hello of a protocol version the daemon does not speak. */
 	REQUIRE(tc_connect_raw(&cl, &env) == 0);
 	memset(&h, 0, sizeof(h));
-	cuzk_msg_init(&h.hdr, CUZK_MSG_HELLO, sizeof(h), 1);
+	msg_init(&h.hdr, CUZK_MSG_HELLO, sizeof(h), 1);
 	h.hdr.version = CUZK_PROTOCOL_VERSION + 1;
 	CHECK(tc_send(&cl, &h, sizeof(h), NULL, 0) == 0);
 	CHECK(tc_reply(&cl, &rep) == CUZK_E_VERSION);
@@ -286,9 +286,9 @@ static void garbage(void)
 	/* A request before the hello. */
 	REQUIRE(tc_connect_raw(&cl, &env) == 0);
 	{
-		struct cuzk_msg_metrics m;
+		struct msg_metrics m;
 		memset(&m, 0, sizeof(m));
-		cuzk_msg_init(&m.hdr, CUZK_MSG_METRICS, sizeof(m), 3);
+		msg_init(&m.hdr, CUZK_MSG_METRICS, sizeof(m), 3);
 		CHECK(tc_send(&cl, &m, sizeof(m), NULL, 0) == 0);
 		CHECK(tc_reply(&cl, &rep) == CUZK_E_PROTOCOL);
 	}

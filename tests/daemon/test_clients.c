@@ -29,9 +29,9 @@ static void *client_main(void *p)
 {
 	struct client_arg *a = p;
 	uint8_t proofs[2 * CUZK_PROOF_BYTES];
-	struct cuzk_msg_reply rep;
-	struct cuzk_ring_rec rec;
-	struct cuzk_msg_prove m;
+	struct msg_reply rep;
+	struct ring_rec rec;
+	struct msg_prove m;
 	struct tclient cl;
 	unsigned parts = 1 + a->index % 2;
 	int fd = tcircuit_memfd(a->circ, parts, TD_SEALS_OK);
@@ -83,8 +83,8 @@ static void many_clients(const struct td_env *env, const struct tcircuit *c)
 static void critical_overtakes(struct td_env *env, const struct tcircuit *c)
 {
 	uint8_t proofs[CUZK_PROOF_BYTES * 2];
-	struct cuzk_msg_reply rep;
-	struct cuzk_ring_rec rec;
+	struct msg_reply rep;
+	struct ring_rec rec;
 	struct tclient cl;
 	int fd = tcircuit_memfd(c, 1, TD_SEALS_OK);
 	int crit_at = -1, last_low = -1;

@@ -20,8 +20,8 @@
 static void drain(struct td_env *env, const struct tcircuit *slow)
 {
 	uint8_t proofs[CUZK_MAX_PARTITIONS * CUZK_PROOF_BYTES];
-	struct cuzk_msg_reply rep;
-	struct cuzk_ring_rec rec;
+	struct msg_reply rep;
+	struct ring_rec rec;
 	struct tclient cl, late;
 	int fd = tcircuit_memfd(slow, 2, TD_SEALS_OK);
 	int status;
@@ -60,8 +60,8 @@ static void drain(struct td_env *env, const struct tcircuit *slow)
 
 static void drain_timeout(struct td_env *env, const struct tcircuit *slow)
 {
-	struct cuzk_msg_reply rep;
-	struct cuzk_ring_rec rec;
+	struct msg_reply rep;
+	struct ring_rec rec;
 	struct tclient cl;
 	int fd = tcircuit_memfd(slow, 2, TD_SEALS_OK);
 	int status;

@@ -33,8 +33,8 @@ static const char *at(char *buf, size_t len, const char *dir, const char *name)
  * checked against c when it is 0), or the rejection's status. */
 static int prove(const struct tcircuit *c, const char *srs, char *msg, size_t msg_len)
 {
-	struct cuzk_msg_reply rep;
-	struct cuzk_ring_rec rec;
+	struct msg_reply rep;
+	struct ring_rec rec;
 	struct tclient cl;
 	uint8_t proof[64 * 192];
 	int fd = tcircuit_memfd(c, 1, TD_SEALS_OK), st;
@@ -72,7 +72,7 @@ static const char *line_of(const char *text, const char *name, char *buf, size_t
 
 static void serving(void)
 {
-	const struct cuzk_kind *porep = cuzk_kind_by_name("porep-32g");
+	const struct kind *porep = kind_by_name("porep-32g");
 	char a[700], b[700], msg[CUZK_MESSAGE_MAX], line[1024];
 	struct tclient cl;
 
@@ -131,7 +131,7 @@ static void serving(void)
 	CHECK(line_of(text, "escape.params", line, sizeof(line)) && strstr(line, "\terror: ") &&
 	      strstr(line, "outside srs_dir"));
 	CHECK(line_of(text, "fifo.params", line, sizeof(line)) && strstr(line, "\terror: "));
-	const struct cuzk_kind *snap = cuzk_kind_by_name("snap-64g");
+	const struct kind *snap = kind_by_name("snap-64g");
 	CHECK(line_of(text, snap->params, line, sizeof(line)) && strstr(line, "snap-64g\t") == line &&
 	      strstr(line, "\tabsent"));
 	free(text);

@@ -23,8 +23,8 @@ static struct tcircuit small;
 
 static void permission(void)
 {
-	struct cuzk_msg_reply rep;
-	struct cuzk_ring_rec rec;
+	struct msg_reply rep;
+	struct ring_rec rec;
 	struct tclient cl;
 	int fd = tcircuit_memfd(&small, 1, TD_SEALS_OK);
 
@@ -42,8 +42,8 @@ static void permission(void)
 
 static void bounded_starvation(void)
 {
-	struct cuzk_msg_reply rep;
-	struct cuzk_ring_rec rec;
+	struct msg_reply rep;
+	struct ring_rec rec;
 	struct tclient cl;
 	int flood = tcircuit_memfd(&small, FLOOD_PARTS, TD_SEALS_OK), one = tcircuit_memfd(&small, 1, TD_SEALS_OK);
 

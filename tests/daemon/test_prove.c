@@ -15,10 +15,10 @@
 #include "tests/daemon/harness.h"
 
 static int prove(struct tclient *cl, const struct tcircuit *c, uint64_t id, int fd, uint32_t flags,
-		 uint64_t seed, struct cuzk_ring_rec *rec, uint8_t *proofs)
+		 uint64_t seed, struct ring_rec *rec, uint8_t *proofs)
 {
-	struct cuzk_msg_prove m;
-	struct cuzk_msg_reply rep;
+	struct msg_prove m;
+	struct msg_reply rep;
 
 	tc_prove_msg(&m, id, c->name, CUZK_PRIORITY_NORMAL, flags, seed);
 	if (tc_send(cl, &m, sizeof(m), &fd, 1) || tc_reply(cl, &rep) != 0) {
@@ -79,7 +79,7 @@ static void oracle(const struct td_env *env, const struct tcircuit *c, const uin
 static void srs_cache(struct td_env *env, const struct tcircuit *circ)
 {
 	static const char garbage[] = "not a parameters file";
-	struct cuzk_ring_rec rec;
+	struct ring_rec rec;
 	struct tclient cl;
 	char path[600], *text;
 	FILE *f;
@@ -108,7 +108,7 @@ static void srs_cache(struct td_env *env, const struct tcircuit *circ)
 	/* Two partitions of a broken file: both workers get the load's error. */
 	fdb = tcircuit_memfd(&circ[0], 2, TD_SEALS_OK);
 	{
-		struct cuzk_msg_reply rep;
+		struct msg_reply rep;
 		CHECK(tc_submit(&cl, 4, "broken.params", CUZK_PRIORITY_NORMAL, fdb, &rep) == 0);
 		REQUIRE(tc_wait(&cl, &rec, NULL, TD_TIMEOUT_MS) == 0);
 		CHECK_MSG(rec.status == CUZK_E_FORMAT && strstr(rec.message, "broken.params"), "broken: %u %s",
@@ -134,9 +134,9 @@ int main(void)
 	struct tcircuit circ[3];
 	struct td_env env;
 	struct tclient cl;
-	struct cuzk_ring_rec rec;
-	struct cuzk_msg_cancel cancel;
-	struct cuzk_msg_reply rep;
+	struct ring_rec rec;
+	struct msg_cancel cancel;
+	struct msg_reply rep;
 	char *text;
 	int fd;
 
@@ -181,7 +181,7 @@ int main(void)
 	/* A scalar form that contradicts the witness header is refused. */
 	fd = tcircuit_memfd(&circ[0], 1, TD_SEALS_OK);
 	{
-		struct cuzk_msg_prove m;
+		struct msg_prove m;
 		tc_prove_msg(&m, 30, circ[0].name, CUZK_PRIORITY_LOW, CUZK_REQ_CANONICAL, 0);
 		CHECK(tc_send(&cl, &m, sizeof(m), &fd, 1) == 0);
 		CHECK(tc_reply(&cl, &rep) == CUZK_E_MISMATCH);
@@ -190,7 +190,7 @@ int main(void)
 
 	/* Cancel of an id that is not in flight. */
 	memset(&cancel, 0, sizeof(cancel));
-	cuzk_msg_init(&cancel.hdr, CUZK_MSG_CANCEL, sizeof(cancel), 12345);
+	msg_init(&cancel.hdr, CUZK_MSG_CANCEL, sizeof(cancel), 12345);
 	CHECK(tc_send(&cl, &cancel, sizeof(cancel), NULL, 0) == 0);
 	CHECK(tc_reply(&cl, &rep) == CUZK_E_NOTFOUND);
 

@@ -21,14 +21,14 @@ enum { REFUSED = 100, CARRIED = 4 };
  * connection without reading further. */
 static void refused_with_fds(const struct td_env *env, const int *fds, unsigned n)
 {
-	struct cuzk_msg_reply rep;
-	struct cuzk_msg_hello h;
+	struct msg_reply rep;
+	struct msg_hello h;
 	uint8_t buf[512];
 	struct tclient cl;
 
 	REQUIRE(tc_connect_raw(&cl, env) == 0);
 	memset(&h, 0, sizeof(h));
-	cuzk_msg_init(&h.hdr, CUZK_MSG_HELLO, sizeof(h), 1);
+	msg_init(&h.hdr, CUZK_MSG_HELLO, sizeof(h), 1);
 	tc_send(&cl, &h, sizeof(h), fds, n);
 	CHECK(tc_reply(&cl, &rep) == CUZK_E_BUSY);
 	/* The daemon closes once it has read the hello (and its fds). */

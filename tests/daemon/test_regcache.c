@@ -34,7 +34,7 @@ static int tiny_memfd(void)
 
 static void rejected_unmapped(void)
 {
-	struct cuzk_msg_reply rep;
+	struct msg_reply rep;
 	struct td_usage before, after;
 	struct tclient cl;
 	int bad = 0;
@@ -69,8 +69,8 @@ static unsigned cached_buffers(struct tclient *cl)
 
 static void bounded_per_uid(void)
 {
-	struct cuzk_msg_reply rep;
-	struct cuzk_ring_rec rec;
+	struct msg_reply rep;
+	struct ring_rec rec;
 	struct tclient cl;
 	int fds[PER_UID + 2];
 	char conf[200];

@@ -26,7 +26,7 @@
 struct vandal {
 	uint8_t *map;
 	size_t size;
-	struct cuzk_witness_desc desc;
+	struct witness_desc desc;
 	atomic_int stop;
 	uint64_t seed;
 };
@@ -37,27 +37,27 @@ struct vandal {
 static void *vandal_main(void *p)
 {
 	struct vandal *v = p;
-	struct cuzk_witness_header *h = (struct cuzk_witness_header *)v->map;
-	struct cuzk_witness_partition *t = (struct cuzk_witness_partition *)(v->map + sizeof(*h));
+	struct witness_header *h = (struct witness_header *)v->map;
+	struct witness_partition *t = (struct witness_partition *)(v->map + sizeof(*h));
 	uint64_t *a_dens = (uint64_t *)(v->map + v->desc.part[0].offset[CUZK_SEC_A_AUX_DENSITY]);
 	size_t words = v->desc.len[CUZK_SEC_A_AUX_DENSITY] / 8;
 	uint64_t *scalars = (uint64_t *)(v->map + v->desc.part[0].offset[CUZK_SEC_A]);
 	size_t n_scalars = (v->desc.len[CUZK_SEC_A] + v->desc.len[CUZK_SEC_B] + v->desc.len[CUZK_SEC_C]) / 32;
-	cuzk_rng rng;
+	rng_t rng;
 
-	cuzk_rng_seed(&rng, v->seed);
+	rng_seed(&rng, v->seed);
 	while (!atomic_load(&v->stop)) {
-		uint64_t r = cuzk_rng_next(&rng);
+		uint64_t r = rng_next(&rng);
 		switch (r % 8) {
 		case 6:
 		case 7: {
-			uint64_t *x = scalars + 4 * (cuzk_rng_next(&rng) % n_scalars);
+			uint64_t *x = scalars + 4 * (rng_next(&rng) % n_scalars);
 			x[0] = r >> 48, x[1] = x[2] = x[3] = 0;
 			break;
 		}
-		case 0: h->num_aux = cuzk_rng_next(&rng); break;
+		case 0: h->num_aux = rng_next(&rng); break;
 		case 1: h->num_constraints = v->desc.hdr.num_constraints * 4; break;
-		case 2: t->offset[r % CUZK_SEC__COUNT] = cuzk_rng_next(&rng) & ~63ull; break;
+		case 2: t->offset[r % CUZK_SEC__COUNT] = rng_next(&rng) & ~63ull; break;
 		case 3: a_dens[r % words] = ~0ull; break;
 		case 4: h->num_partitions = (uint32_t)(r >> 32); break;
 		default: memcpy(v->map, &v->desc.hdr, sizeof(v->desc.hdr)); break;
@@ -71,8 +71,8 @@ static void round_trip(const struct td_env *env, const struct tcircuit *c, uint6
 		       int *caught)
 {
 	uint8_t proofs[CUZK_PROOF_BYTES];
-	struct cuzk_msg_reply rep;
-	struct cuzk_ring_rec rec;
+	struct msg_reply rep;
+	struct ring_rec rec;
 	struct tclient cl;
 	struct vandal v = { .seed = seed };
 	pthread_t th;
@@ -84,7 +84,7 @@ static void round_trip(const struct td_env *env, const struct tcircuit *c, uint6
 	v.size = (size_t)st.st_size;
 	v.map = mmap(NULL, v.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	REQUIRE(v.map != MAP_FAILED);
-	REQUIRE(cuzk_witness_parse(&v.desc, v.map, v.size, "test", &err) == 0);
+	REQUIRE(witness_parse(&v.desc, v.map, v.size, "test", &err) == 0);
 	REQUIRE(tc_connect(&cl, env, 0) == 0);
 	REQUIRE(pthread_create(&th, NULL, vandal_main, &v) == 0);
 	status = tc_submit(&cl, seed, c->name, CUZK_PRIORITY_NORMAL, fd, &rep);
@@ -112,9 +112,9 @@ static void round_trip(const struct td_env *env, const struct tcircuit *c, uint6
  * daemon says so (issue 11, finding 5). */
 static void wrong_aux(const struct td_env *env, const struct tcircuit *c)
 {
-	struct cuzk_msg_reply rep;
-	struct cuzk_ring_rec rec;
-	struct cuzk_witness_desc desc;
+	struct msg_reply rep;
+	struct ring_rec rec;
+	struct witness_desc desc;
 	struct tclient cl;
 	struct stat st;
 	int fd = tcircuit_memfd(c, 1, 0);
@@ -124,7 +124,7 @@ static void wrong_aux(const struct td_env *env, const struct tcircuit *c)
 	REQUIRE(fstat(fd, &st) == 0);
 	map = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	REQUIRE(map != MAP_FAILED);
-	REQUIRE(cuzk_witness_parse(&desc, map, (size_t)st.st_size, "test", &err) == 0);
+	REQUIRE(witness_parse(&desc, map, (size_t)st.st_size, "test", &err) == 0);
 	memset(map + desc.part[0].offset[CUZK_SEC_AUX] + 5 * 32, 0, 32);
 	memset(map + desc.part[0].offset[CUZK_SEC_AUX] + 9 * 32, 0, 32);
 	REQUIRE(fcntl(fd, F_ADD_SEALS, TD_SEALS_OK) == 0);

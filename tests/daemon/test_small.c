@@ -21,7 +21,7 @@ static struct tcircuit small, slow;
 
 static void empty_packet(int after_hello)
 {
-	struct cuzk_msg_reply rep;
+	struct msg_reply rep;
 	uint8_t buf[512];
 	struct tclient cl;
 
@@ -36,7 +36,7 @@ static void empty_packet(int after_hello)
 
 static void unreadable_fd(int flags, const char *what)
 {
-	struct cuzk_msg_reply rep;
+	struct msg_reply rep;
 	struct tclient cl;
 	char path[64];
 	int fd = tcircuit_memfd(&small, 1, TD_SEALS_OK), other;
@@ -66,8 +66,8 @@ static int count(const char *hay, const char *needle)
  * the answer and the log name the client once. */
 static void named_once(void)
 {
-	struct cuzk_msg_reply rep;
-	struct cuzk_ring_rec rec;
+	struct msg_reply rep;
+	struct ring_rec rec;
 	struct tclient cl;
 	char who[64], twice[160];
 	int fd = tcircuit_memfd(&slow, 1, TD_SEALS_OK);

@@ -54,8 +54,8 @@ static void *honest_main(void *p)
 {
 	struct honest *h = p;
 	uint8_t proof[CUZK_PROOF_BYTES];
-	struct cuzk_msg_reply rep;
-	struct cuzk_ring_rec rec;
+	struct msg_reply rep;
+	struct ring_rec rec;
 	struct tclient cl;
 	int fd = tcircuit_memfd(&small, 1, TD_SEALS_OK);   /* reused, as a pool would */
 	uint64_t id = 0;
@@ -182,14 +182,14 @@ static void *carrier_main(void *p)
 	if (ftruncate(fds[0], 1 << 20) || ftruncate(fds[2], 1 << 20))
 		return NULL;
 	while (!atomic_load(&stop)) {
-		struct cuzk_msg_hello h;
-		struct cuzk_msg_reply rep;
+		struct msg_hello h;
+		struct msg_reply rep;
 		struct tclient cl;
 		int st;
 		if (tc_connect_raw(&cl, &env))
 			continue;
 		memset(&h, 0, sizeof(h));
-		cuzk_msg_init(&h.hdr, CUZK_MSG_HELLO, sizeof(h), 1);
+		msg_init(&h.hdr, CUZK_MSG_HELLO, sizeof(h), 1);
 		tc_send(&cl, &h, sizeof(h), fds, 4);
 		/* A refused connection may first report the reset (PROTOCOL.md §3),
 		 * then the REPLY queued before it. */
@@ -208,15 +208,15 @@ static void *carrier_main(void *p)
 
 static int sparse_fd(void)
 {
-	struct cuzk_witness_desc d;
+	struct witness_desc d;
 	cuzk_error err;
 	int fd = memfd_create("cuzk-soak-sparse", MFD_CLOEXEC | MFD_ALLOW_SEALING);
 	uint8_t hdr[4096] = { 0 };
 
-	if (fd < 0 || cuzk_witness_layout(&d, 1u << 20, 2, 1u << 21, 1, CUZK_WITNESS_MONTGOMERY, &err) ||
+	if (fd < 0 || witness_layout(&d, 1u << 20, 2, 1u << 21, 1, CUZK_WITNESS_MONTGOMERY, &err) ||
 	    ftruncate(fd, (off_t)d.file_size))
 		return fd;
-	cuzk_witness_write_header(hdr, &d);
+	witness_write_header(hdr, &d);
 	if (pwrite(fd, hdr, sizeof(hdr), 0) != (ssize_t)sizeof(hdr) || fcntl(fd, F_ADD_SEALS, TD_SEALS_OK))
 		return fd;
 	return fd;
@@ -225,7 +225,7 @@ static int sparse_fd(void)
 static void *junk_main(void *p)
 {
 	struct greedy_counts *g = p;
-	struct cuzk_msg_reply rep;
+	struct msg_reply rep;
 	struct tclient cl;
 	uint64_t id = 0;
 
@@ -276,8 +276,8 @@ static void *junk_main(void *p)
 static void *filler_main(void *p)
 {
 	struct greedy_counts *g = p;
-	struct cuzk_msg_reply rep;
-	struct cuzk_ring_rec rec;
+	struct msg_reply rep;
+	struct ring_rec rec;
 	struct tclient cl;
 	int fd = tcircuit_memfd(&slow, 8, TD_SEALS_OK);
 	uint64_t id = 0;
@@ -305,9 +305,9 @@ static void *filler_main(void *p)
 static void *rewriter_main(void *p)
 {
 	struct greedy_counts *g = p;
-	struct cuzk_msg_reply rep;
-	struct cuzk_ring_rec rec;
-	struct cuzk_witness_desc d;
+	struct msg_reply rep;
+	struct ring_rec rec;
+	struct witness_desc d;
 	struct tclient cl;
 	struct stat st;
 	cuzk_error err;
@@ -318,7 +318,7 @@ static void *rewriter_main(void *p)
 	if (fstat(fd, &st) || connect_retry(&cl))
 		return NULL;
 	map = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (map == MAP_FAILED || cuzk_witness_parse(&d, map, (size_t)st.st_size, "soak", &err))
+	if (map == MAP_FAILED || witness_parse(&d, map, (size_t)st.st_size, "soak", &err))
 		return NULL;
 	while (!atomic_load(&stop)) {
 		uint8_t *aux = map + d.part[0].offset[CUZK_SEC_AUX] + (id % 8) * 32;

@@ -25,14 +25,14 @@ static struct tcircuit small;
  * file of the layout's size: nearly all holes. */
 static int sparse_memfd(uint64_t constraints, uint64_t aux, uint64_t *ret_size)
 {
-	struct cuzk_witness_desc d;
+	struct witness_desc d;
 	cuzk_error err;
 	uint8_t *buf = calloc(1, 65536);
 	int fd = memfd_create("cuzk-test-sparse", MFD_CLOEXEC | MFD_ALLOW_SEALING);
 
 	REQUIRE(buf && fd >= 0);
-	REQUIRE(cuzk_witness_layout(&d, constraints, 2, aux, 1, CUZK_WITNESS_MONTGOMERY, &err) == 0);
-	cuzk_witness_write_header(buf, &d);
+	REQUIRE(witness_layout(&d, constraints, 2, aux, 1, CUZK_WITNESS_MONTGOMERY, &err) == 0);
+	witness_write_header(buf, &d);
 	REQUIRE(ftruncate(fd, (off_t)d.file_size) == 0);
 	REQUIRE(pwrite(fd, buf, 65536, 0) == 65536);
 	REQUIRE(fcntl(fd, F_ADD_SEALS, TD_SEALS_OK) == 0);
@@ -44,7 +44,7 @@ static int sparse_memfd(uint64_t constraints, uint64_t aux, uint64_t *ret_size)
 static void refused(struct tclient *cl, int fd, const char *what)
 {
 	static uint64_t id;
-	struct cuzk_msg_reply rep;
+	struct msg_reply rep;
 
 	CHECK_MSG(tc_submit(cl, ++id, small.name, CUZK_PRIORITY_NORMAL, fd, &rep) == CUZK_E_FORMAT, "%s: status %u: %s",
 		  what, rep.status, rep.message);

@@ -30,10 +30,10 @@ static struct tcircuit small, slow;
 static void expect_closed(struct tclient *cl, int status, const char *needle)
 {
 	uint8_t buf[CUZK_MSG_MAX];
-	struct cuzk_msg_reply rep;
+	struct msg_reply rep;
 	ssize_t n = tc_recv(cl, buf, sizeof(buf), 10000);
 
-	CHECK_MSG(n > 0 && cuzk_msg_parse_reply(&rep, buf, (size_t)n, NULL) == 0 && rep.status == (uint32_t)status &&
+	CHECK_MSG(n > 0 && msg_parse_reply(&rep, buf, (size_t)n, NULL) == 0 && rep.status == (uint32_t)status &&
 			  rep.hdr.request_id == 0 && strstr(rep.message, needle),
 		  "no REPLY naming %s (got %zd bytes)", needle, n);
 	CHECK(tc_recv(cl, buf, sizeof(buf), 10000) == 0);
@@ -75,7 +75,7 @@ static void default_limits(void)
 static void connections(void)
 {
 	struct tclient silent[PER_UID], extra, idle;
-	struct cuzk_msg_reply rep;
+	struct msg_reply rep;
 
 	for (int i = 0; i < PER_UID; i++)
 		REQUIRE(tc_connect_raw(&silent[i], &env) == 0);
@@ -101,8 +101,8 @@ static void connections(void)
  * daemon of its own, whose idle_timeout is shorter than the proof on a CPU). */
 static void busy_is_not_idle(void)
 {
-	struct cuzk_msg_reply rep;
-	struct cuzk_ring_rec rec;
+	struct msg_reply rep;
+	struct ring_rec rec;
 	struct tclient cl;
 	int fd = tcircuit_memfd(&slow, 2, TD_SEALS_OK), tiny = tcircuit_memfd(&small, 1, TD_SEALS_OK);
 
@@ -121,7 +121,7 @@ static void busy_is_not_idle(void)
  * (the gate holds the first request, so that all stay in flight). */
 static void shared_by_connections(void)
 {
-	struct cuzk_msg_reply rep;
+	struct msg_reply rep;
 	struct tclient a, b;
 	int fd[3], tiny = tcircuit_memfd(&small, 1, TD_SEALS_OK);
 

@@ -15,40 +15,40 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static void check_all(const uint8_t *buf, size_t len)
 {
 	cuzk_error err;
-	struct cuzk_msg_hdr h;
-	struct cuzk_msg_hello hello;
-	struct cuzk_msg_hello_reply hr;
-	struct cuzk_msg_prove prove;
-	struct cuzk_msg_cancel cancel;
-	struct cuzk_msg_status status;
-	struct cuzk_msg_metrics metrics;
-	struct cuzk_msg_reply reply;
-	struct cuzk_msg_text text;
+	struct msg_header h;
+	struct msg_hello hello;
+	struct msg_hello_reply hr;
+	struct msg_prove prove;
+	struct msg_cancel cancel;
+	struct msg_status status;
+	struct msg_metrics metrics;
+	struct msg_reply reply;
+	struct msg_text text;
 	const void *chunk;
 
-	if (cuzk_msg_parse_hdr(&h, buf, len, &err) == 0 && (h.length != len || h.type == 0 || h.type >= CUZK_MSG__END))
+	if (msg_parse_header(&h, buf, len, &err) == 0 && (h.length != len || h.type == 0 || h.type >= CUZK_MSG__END))
 		abort();
-	if (cuzk_msg_parse_hello(&hello, buf, len, &err) == 0 && (hello.flags || len != sizeof(hello)))
+	if (msg_parse_hello(&hello, buf, len, &err) == 0 && (hello.flags || len != sizeof(hello)))
 		abort();
-	if (cuzk_msg_parse_hello_reply(&hr, buf, len, &err) == 0 &&
-	    (hr.max_inflight > hr.ring_slots || hr.ring_bytes != cuzk_ring_bytes(hr.ring_slots, hr.slot_size)))
+	if (msg_parse_hello_reply(&hr, buf, len, &err) == 0 &&
+	    (hr.max_inflight > hr.ring_slots || hr.ring_bytes != ring_memfd_bytes(hr.ring_slots, hr.slot_size)))
 		abort();
-	if (cuzk_msg_parse_prove(&prove, buf, len, &err) == 0) {
+	if (msg_parse_prove(&prove, buf, len, &err) == 0) {
 		size_t n = strnlen(prove.srs, sizeof(prove.srs));
 		if (n == 0 || n >= sizeof(prove.srs) || prove.priority >= CUZK_PRIORITY__COUNT)
 			abort();
-		if (cuzk_msg_prove_scalar_form(&prove, 0, &err) < -CUZK_E__MAX)
+		if (msg_prove_scalar_form(&prove, 0, &err) < -CUZK_E__MAX)
 			abort();
 	}
-	if (cuzk_msg_parse_cancel(&cancel, buf, len, &err) == 0 && cancel.scope >= CUZK_CANCEL__COUNT)
+	if (msg_parse_cancel(&cancel, buf, len, &err) == 0 && cancel.scope >= CUZK_CANCEL__COUNT)
 		abort();
-	if (cuzk_msg_parse_status(&status, buf, len, &err) == 0 && status.format > CUZK_STATUS_PARAMS)
+	if (msg_parse_status(&status, buf, len, &err) == 0 && status.format > CUZK_STATUS_PARAMS)
 		abort();
-	(void)cuzk_msg_parse_metrics(&metrics, buf, len, &err);
-	if (cuzk_msg_parse_reply(&reply, buf, len, &err) == 0 &&
+	(void)msg_parse_metrics(&metrics, buf, len, &err);
+	if (msg_parse_reply(&reply, buf, len, &err) == 0 &&
 	    (reply.status >= CUZK_E__MAX || !memchr(reply.message, 0, sizeof(reply.message))))
 		abort();
-	if (cuzk_msg_parse_text(&text, &chunk, buf, len, &err) == 0) {
+	if (msg_parse_text(&text, &chunk, buf, len, &err) == 0) {
 		/* Touch the whole chunk so that ASan sees a lie about its size. */
 		volatile uint8_t sink = 0;
 		for (uint32_t i = 0; i < text.data_len; i++)
@@ -70,8 +70,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(buf, data, size);
 	check_all(buf, size);
-	if (size >= sizeof(struct cuzk_msg_hdr) && size <= CUZK_MSG_MAX) {
-		struct cuzk_msg_hdr h;
+	if (size >= sizeof(struct msg_header) && size <= CUZK_MSG_MAX) {
+		struct msg_header h;
 		memcpy(&h, buf, sizeof(h));
 		h.magic = CUZK_MSG_MAGIC;
 		h.version = CUZK_PROTOCOL_VERSION;

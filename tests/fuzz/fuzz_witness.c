@@ -11,9 +11,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct cuzk_witness_desc d;
+	struct witness_desc d;
 	cuzk_error err;
-	if (cuzk_witness_parse(&d, data, size, "fuzz", &err) != 0)
+	if (witness_parse(&d, data, size, "fuzz", &err) != 0)
 		return 0;
 	/* Whatever passed must describe sections inside the buffer: touch the
 	 * first and last byte of each so ASan sees any lie. */
