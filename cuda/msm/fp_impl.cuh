@@ -10,12 +10,15 @@
 //                   out-of-line copy (for G2, also those inside Fp2's);
 //   inline:         every product inlined where it is used (Fp2's own
 //                   product and square stay out of line, as in fp2.cuh);
-//   lazy:           as call for Fp; Fp2's product and square are each one
-//                   out-of-line routine with lazy reduction (fp2.cuh's
-//                   mul_lazy, sqr_lazy: 768-bit products, two reductions
-//                   per Fp2 product instead of three).  G1 has no lazy
-//                   accumulation of its own: CUZK_MSM_FP=lazy runs its call
-//                   form (msm/pippenger.cuh, pick_accumulate).
+//   lazy:           as call, the Fp product and square in the parity
+//                   layout (ff/fp.cuh's mul_parity, sqr_parity: no limb
+//                   renamed, so no register moves to re-pair); Fp2's
+//                   product and square are each one out-of-line routine
+//                   with lazy reduction (fp2.cuh's mul_lazy, sqr_lazy:
+//                   768-bit products, two reductions per Fp2 product
+//                   instead of three).  G1 has no lazy accumulation
+//                   kernel yet: CUZK_MSM_FP=lazy runs its call form
+//                   (msm/pippenger.cuh, pick_accumulate).
 //
 // Measured on one H200 (2026-12-01, tests/gpu/bench.sh): G1 2^26 534 ms
 // with call, 579 ms inline; G2 2^24 456 ms with call, 536 ms inline.  Also
@@ -72,6 +75,9 @@ CUZK_FP_CALL fp2_t fp2_sqr(fp2_t a)
 {
 	return {fp_calls::mul(add(a.c0, a.c1), sub(a.c0, a.c1)), dbl(fp_calls::mul(a.c0, a.c1))};
 }
+// The lazy form's Fp product and square, in the parity layout (ff/fp.cuh).
+CUZK_FP_CALL fp_t mul_lazy(fp_t a, fp_t b) { return cuzk::mul_parity(a, b); }
+CUZK_FP_CALL fp_t sqr_lazy(fp_t a) { return cuzk::sqr_parity(a); }
 CUZK_FP_CALL fp2_t fp2_mul_lazy(fp2_t a, fp2_t b) { return cuzk::mul_lazy(a, b); }
 CUZK_FP_CALL fp2_t fp2_sqr_lazy(fp2_t a) { return cuzk::sqr_lazy(a); }
 } // namespace fp_calls
@@ -93,6 +99,8 @@ template <fp_form M> CUZK_HD fx_t<fp_t, M> mul(const fx_t<fp_t, M> &a, const fx_
 {
 	if constexpr (M == fp_form::inline_)
 		return {mul(a.f, b.f)};
+	else if constexpr (M == fp_form::lazy)
+		return {fp_calls::mul_lazy(a.f, b.f)};
 	else
 		return {fp_calls::mul(a.f, b.f)};
 }
@@ -101,6 +109,8 @@ template <fp_form M> CUZK_HD fx_t<fp_t, M> sqr(const fx_t<fp_t, M> &a)
 {
 	if constexpr (M == fp_form::inline_)
 		return {sqr(a.f)};
+	else if constexpr (M == fp_form::lazy)
+		return {fp_calls::sqr_lazy(a.f)};
 	else
 		return {fp_calls::sqr(a.f)};
 }
