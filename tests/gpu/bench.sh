@@ -6,9 +6,9 @@
 #   tests/gpu/bench.sh BUILD_DIR OUT_DIR [ANCHOR_DIR]
 #
 #   1. G1 MSM 2^16/2^20/2^24/2^26 for each form of the field products named
-#      in $MSM_FORMS (default "call"; CUZK_MSM_FP, cuda/msm/fp_impl.cuh),
+#      in $MSM_FORMS (default "call lazy"; CUZK_MSM_FP, cuda/msm/fp_impl.cuh),
 #      G2 MSM 2^16/2^20/2^24 for each form in $MSM_G2_FORMS (default
-#      "call lazy": lazy is not yet timed, so it runs beside the default);
+#      "call lazy"): lazy is not yet timed, so it runs beside the default;
 #      per-phase device times in OUT_DIR/msm.log;
 #   2. Fr NTT 2^24/2^27 and coset 2^27 (`cuzk bench ntt`), for each
 #      $NTT_IMPLS (CUZK_NTT_IMPL; empty: the default only);
@@ -34,7 +34,7 @@ row() { printf '%-40s %s\n' "$1" "$2" | tee -a "$TABLE"; }
 # "G1 MSM 2^20: best 33.10 ms, median ..." -> "33.10"
 best_of() { sed -n 's/.*best \([0-9.]*\) ms.*/\1/p' | head -1; }
 
-for form in ${MSM_FORMS:-call}; do
+for form in ${MSM_FORMS:-call lazy}; do
 	for k in ${MSM_G1_LOGS:-16 20 24 26}; do
 		reps=5
 		[ "$k" -ge 26 ] && reps=3

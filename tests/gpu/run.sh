@@ -70,8 +70,8 @@ for rb in 1 2 3; do
 	step "GPU NTT and h == CPU (2^1..2^20), radix-2 rb $rb" "ntt-radix2-rb$rb.log" \
 		env CUZK_NTT_IMPL=radix2 CUZK_NTT_ROUND_BITS=$rb "$B/cuda/test_gpu_ntt"
 done
-# Every compiled form of the accumulations' field products (CUZK_MSM_FP;
-# cuda/msm/fp_impl.cuh; lazy is G2's own, G1 runs call under it).
+# Every compiled form of the accumulations' field products, G1's and G2's
+# (CUZK_MSM_FP; cuda/msm/fp_impl.cuh).
 for msm_test in "$B"/cuda/msm/test_gpu_msm "$B"/cuda/test_gpu_msm; do
 	[ -x "$msm_test" ] || continue
 	for form in call inline lazy; do
