@@ -15,6 +15,7 @@
 
 #include "ff/carry.cuh"
 #include "ff/hd.cuh"
+#include "ff/parity.cuh"
 
 namespace cuzk {
 
@@ -36,14 +37,8 @@ CUZK_HD constexpr uint32_t P(int k)
 // -p^-1 mod 2^32
 constexpr uint32_t PINV = 0xfffcfffdu;
 
-CUZK_HD uint32_t mulhi(uint32_t a, uint32_t b)
-{
-#ifdef __CUDA_ARCH__
-	return __umulhi(a, b);
-#else
-	return (uint32_t)(((uint64_t)a * b) >> 32);
-#endif
-}
+using parity::mac_pairs;
+using parity::mulhi;
 
 // Limb k of R = 2^384 mod p, the Montgomery form of 1.
 CUZK_HD constexpr uint32_t ONE(int k)
@@ -69,35 +64,6 @@ CUZK_UNROLL
 		r[j] = borrow ? t[j] : d[j];
 }
 
-
-// acc[0..2n-1] += Σ_k x(k)·y·2^(64k), k < n <= 6: n products on disjoint
-// limb pairs, so one carry chain of mad.lo/madc.hi; carry_out: its carry
-// goes into acc[2n], else the caller's bound says there is none.  With cin
-// the chain continues that one and takes its carry in at acc[0].  x(k)
-// folds to a register or, for p, an immediate; n, carry_out and cin are
-// constants in every unrolled caller, so the tests fold away.  (Each
-// product as one 64-bit multiply whose halves are added was tried: G2 2^24
-// on the H200, 509 ms against 456 ms with this form.)
-template <class X>
-CUZK_HD void mac_pairs(uint32_t *acc, X x, uint32_t y, int n, bool carry_out, carry_chain *cin = nullptr)
-{
-	carry_chain own;
-	carry_chain &ch = cin ? *cin : own;
-	acc[0] = cin ? ch.madc_lo_cc(x(0), y, acc[0]) : ch.mad_lo_cc(x(0), y, acc[0]);
-CUZK_UNROLL
-	for (int k = 0; k < 6; k++) {
-		if (k >= n)
-			break;
-		if (k)
-			acc[2 * k] = ch.madc_lo_cc(x(k), y, acc[2 * k]);
-		if (k < n - 1 || carry_out)
-			acc[2 * k + 1] = ch.madc_hi_cc(x(k), y, acc[2 * k + 1]);
-		else
-			acc[2 * k + 1] = ch.madc_hi(x(k), y, acc[2 * k + 1]);
-	}
-	if (carry_out)
-		acc[2 * n] = ch.addc(acc[2 * n], 0);
-}
 
 // One reduction step of the two-chain form (mul, redc_dual_add): m from
 // limb 0 of T = E + O + c, m·p added (its even limbs' products into E, odd
@@ -288,83 +254,14 @@ CUZK_UNROLL
 	r[11] = c.addc(a[11], b[11]);
 }
 
-// The 768-bit products of the lazy Fp2 product use a "parity layout": A[k]
-// is limb k and B[k] limb k + 1, both kept in place (no renaming of limbs
-// as mul's window does).  A partial product x_j·y at limbs (i + j, i + j + 1)
-// then always lands on a pair (A[2n], A[2n + 1]) or (B[2n], B[2n + 1]), which
-// the compiler can fuse into one 64-bit multiply-add on an aligned register
-// pair; mul's shifted window forces a register move per limb and step to
-// re-pair (counted in msm/fp_impl.cuh).
-//
-// row_parity adds x·y·2^(32i) (x twelve limbs given as x(j), y one limb):
-// the j with i + j even go to A, the others to B, each set one chain of six
-// products on disjoint pairs.  As in mul, only the chain of x's even limbs
-// carries out: into the limb above its top, which no chain has reached yet,
-// and which the next rows' chains take in as an ordinary addend.  The chain
-// of x's odd limbs ends a limb higher and cannot carry.  What it has added
-// to its accumulator after row i is x_odd·Y, with x_odd = Σ_(j odd) x_j
-// 2^(32j) <= 2^32(2^384 - 1)/(2^32 + 1) and Y = Σ y_r 2^(32r) over the rows
-// r <= i of i's parity, Y < 2^(32(i + 2))/(2^32 + 1); so x_odd·Y <
-// 2^(32(i + 13))/(1 + 2^-32)^2 < 2^(32(i + 13))(1 - 2^-32).  The rest there
-// (x_even < 2^352 times the rows of the other parity, < 2^(32(i + 11)), and
-// for redc_parity lo < 2^384, which is in A, the odd chain's only at odd i)
-// is below 2^(32(i + 12)), so the sum fits the limbs up to i + 12, where
-// that chain ends.  (So it does with the carries that fold adds, one bit a
-// row, below 2^(32i + 1) in all.)  The caller starts A from limb 12 on, and
-// B, at zero.
-//
-// fold: the row is a Montgomery step that leaves limb i at 0 mod 2^32, and
-// limb i is A[i] + B[i - 1] (the other chain does not reach it).  Its carry
-// (one bit: two limbs sum below 2^33) belongs to limb i + 1, where the
-// other chain starts: one add.cc after the low chain, whose flag the other
-// chain takes in, so limb i + 1 is again A[i + 1] + B[i] alone.
-template <class X>
-CUZK_HD void row_parity(uint32_t A[24], uint32_t B[23], X x, uint32_t y, int i, bool fold = false)
-{
-	auto even = [&](int k) { return x(2 * k); };
-	auto odd = [&](int k) { return x(2 * k + 1); };
-	if (!fold) {
-		if (i & 1) {
-			mac_pairs(A + i + 1, odd, y, 6, false);
-			mac_pairs(B + i - 1, even, y, 6, true);
-		} else {
-			mac_pairs(A + i, even, y, 6, true);
-			mac_pairs(B + i, odd, y, 6, false);
-		}
-		return;
-	}
-	carry_chain k;
-	if (i & 1)
-		mac_pairs(B + i - 1, even, y, 6, true);
-	else
-		mac_pairs(A + i, even, y, 6, true);
-	(void)k.add_cc(A[i], B[i - 1]);
-	if (i & 1)
-		mac_pairs(A + i + 1, odd, y, 6, false, &k);
-	else
-		mac_pairs(B + i, odd, y, 6, false, &k);
-}
-
-// Row 0 of a product in the parity layout: x·y with x twelve limbs given as
-// x(j), y one limb, into accumulators that hold nothing yet.  Its products
-// are disjoint within each accumulator, so no carries; A[12..23] and
-// B[12..22] are zeroed for the rows after.
-template <class X> CUZK_HD void row0_parity(uint32_t A[24], uint32_t B[23], X x, uint32_t y)
-{
-CUZK_UNROLL
-	for (int j = 0; j < 12; j += 2) {
-		A[j] = x(j) * y;
-		A[j + 1] = mulhi(x(j), y);
-		B[j] = x(j + 1) * y;
-		B[j + 1] = mulhi(x(j + 1), y);
-	}
-CUZK_UNROLL
-	for (int j = 12; j < 24; j++)
-		A[j] = 0;
-CUZK_UNROLL
-	for (int j = 12; j < 23; j++)
-		B[j] = 0;
-}
+// The 768-bit products of the lazy Fp2 product and the lazy form's Fp
+// product, in the parity layout of ff/parity.cuh (no limb renamed, so
+// every partial product lands on an aligned register pair; mul's shifted
+// window forces a register move per limb and step to re-pair, counted in
+// msm/fp_impl.cuh).
+struct p_limbs {
+	CUZK_HD uint32_t operator()(int j) const { return P(j); }
+};
 
 // T = a·b as 24 limbs, for any a, b < 2^384: twelve rows in the parity
 // layout, the two chains of a row independent, A + B summed once at the end.
@@ -372,10 +269,10 @@ CUZK_HD void mul_wide(uint32_t T[24], const uint32_t a[12], const uint32_t b[12]
 {
 	uint32_t A[24], B[23];
 	auto x = [&](int j) { return a[j]; };
-	row0_parity(A, B, x, b[0]);
+	parity::row0<12>(A, B, x, b[0]);
 CUZK_UNROLL
 	for (int i = 1; i < 12; i++)
-		row_parity(A, B, x, b[i], i);
+		parity::row<12>(A, B, x, b[i], i);
 	// a·b < 2^768: no carry out of limb 23
 	carry_chain s;
 	T[0] = A[0];
@@ -386,37 +283,15 @@ CUZK_UNROLL
 	T[23] = s.addc(A[23], B[22]);
 }
 
-// Step i of a Montgomery reduction in the parity layout: m from limb i,
-// A[i] + B[i - 1] (limb 0: A[0]), m·p·2^(32i) added, limb i's carry folded
-// into limb i + 1 (row_parity's fold; limb 0 needs none: the chain that
-// adds m·p's low limb to A[0] carries its overflow up itself).
-CUZK_HD void redc_step_parity(uint32_t A[24], uint32_t B[23], int i)
-{
-	const uint32_t m = (i ? A[i] + B[i - 1] : A[0]) * PINV;
-	row_parity(A, B, [](int j) { return P(j); }, m, i, i > 0);
-}
-
-// r = limbs 12..23 of A + B (+ hi with HI), reduced once; the caller knows
-// that the sum is below 2p (< 2^382): no carry out of limb 23.
-template <bool HI>
-CUZK_HD void parity_finish(uint32_t r[12], const uint32_t A[24], const uint32_t B[23], const uint32_t *hi)
-{
-	uint32_t t[12];
-	add_unreduced(t, A + 12, B + 11);
-	if (HI)
-		add_unreduced(t, t, hi);
-	reduce_once(r, t);
-}
-
 // r = REDC(lo + 2^384·hi) = (lo + m·p)/2^384 + hi (m = -lo/p mod 2^384), as
-// redc_dual_add but in the parity layout, step by step (redc_step_parity).
-// hi is added at the end, so A starts as lo and zeros, as row_parity needs,
-// and lo + m·p < 2^384 + p·2^384 < 2^768.  The caller must have hi < p
-// (then r < 2p, see fp2.cuh's mul_lazy): one conditional subtraction
+// redc_dual_add but in the parity layout (parity::redc_step; its chains
+// hold for any lo < 2^384).  hi is added at the end, so A starts as lo and
+// zeros, and lo + m·p < 2^384 + p·2^384 < 2^768.  The caller must have hi <
+// p (then r < 2p, see fp2.cuh's mul_lazy): one conditional subtraction
 // reduces it.
 CUZK_HD void redc_parity(uint32_t r[12], const uint32_t lo[12], const uint32_t hi[12])
 {
-	uint32_t A[24], B[23];
+	uint32_t A[24], B[23], t[12];
 CUZK_UNROLL
 	for (int j = 0; j < 24; j++)
 		A[j] = j < 12 ? lo[j] : 0;
@@ -425,41 +300,22 @@ CUZK_UNROLL
 		B[j] = 0;
 CUZK_UNROLL
 	for (int i = 0; i < 12; i++)
-		redc_step_parity(A, B, i);
-	parity_finish<true>(r, A, B, hi);
+		parity::redc_step<12>(A, B, p_limbs{}, PINV, i);
+	parity::top_sum<12>(t, A, B);   // < p + 1
+	add_unreduced(t, t, hi);        // < 2p < 2^382: no carry out
+	reduce_once(r, t);
 }
 
-// r = a·b·2^-384 mod p in the parity layout, the reduction fused in: step
-// i adds the row a·b_i, then m_i·p (redc_step_parity), CIOS order but no
-// limb renamed, so every pair stays on one aligned register pair.  The two
-// chains of a row of a·b are independent, those of m·p nearly (the second
-// waits for the first's lowest product, the fold), and row i + 1 of a·b
-// needs no m: it can overlap the latency of step i's m.  Against mul_wide +
-// redc_parity: no A + B sum of 24 limbs and no high half to add.
-// Each accumulator now takes rows of both a·b and m·p, so row_parity's
-// bound is redone for them.  After step i, the accumulator whose chain of
-// odd limbs ends at limb i + 12 holds x_odd·Y + x_even·Y' for x = a (y = b)
-// and x = p (y = m), Y over the rows of i's parity (Y < 2^(32(i+1))), Y'
-// over the rows of the other parity below i (Y' < 2^(32i)), x_even <
-// 2^352 (its top limb is x_10), and folded carries below 2^(32i+1).  With
-// a < 2^383 and p < 2^381 that is below 2^(32i+415) + 2^(32i+413) +
-// 2·2^(32i+352) + 2^(32i+1) < 2^(32(i+13)): that chain cannot carry out of
-// limb i + 12, the other (ending at limb i + 11) carries into limb i + 12
-// within the same bound, and no limb above has been reached.  At the end
-// limbs 12 on hold (a·b + m·p)/2^384 < 2p for a·b < p·2^384 (a, b < p),
-// one conditional subtraction from fully reduced: the same bytes as mul.
+// r = a·b·2^-384 mod p in the parity layout, the reduction fused in
+// (parity::mont).  Its reduction rows need no carry out of their odd chains
+// for a + p <= 2^384 - 2^352 (any a < 2^383; parity.cuh).  (a·b + m·p)/2^384 <
+// 2p for a·b < p·2^384 (a, b < p), one conditional subtraction from fully
+// reduced: the same bytes as mul.
 CUZK_HD void mont_parity(uint32_t r[12], const uint32_t a[12], const uint32_t b[12])
 {
-	uint32_t A[24], B[23];
-	auto x = [&](int j) { return a[j]; };
-	row0_parity(A, B, x, b[0]);
-CUZK_UNROLL
-	for (int i = 0; i < 12; i++) {
-		if (i)
-			row_parity(A, B, x, b[i], i);
-		redc_step_parity(A, B, i);
-	}
-	parity_finish<false>(r, A, B, nullptr);
+	uint32_t t[12];
+	parity::mont<12>(t, a, b, p_limbs{}, PINV, false);
+	reduce_once(r, t);
 }
 
 // The top 32 bits of (hi:lo)·2, i.e. limb k of 2·T from limbs k and k-1 of
