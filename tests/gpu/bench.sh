@@ -11,7 +11,9 @@
 #      "call lazy"): lazy is not yet timed, so it runs beside the default;
 #      per-phase device times in OUT_DIR/msm.log;
 #   2. Fr NTT 2^24/2^27 and coset 2^27 (`cuzk bench ntt`), for each
-#      $NTT_IMPLS (CUZK_NTT_IMPL; empty: the default only);
+#      $NTT_IMPLS (CUZK_NTT_IMPL; empty: the default only), and the radix-8
+#      kernel with each Fr product in $NTT_FR_FORMS beside the default's
+#      (default "parity": not yet timed; CUZK_NTT_FR, cuda/ntt/ntt.cuh);
 #   3. whole proofs, SRS resident (`cuzk bench prove --backend gpu`) at
 #      2^$PROVE_LOGS (default "16 20");
 #   4. the anchor (ANCHOR_DIR/run.sh: sppark's G1 MSM and Fr NTT), if given.
@@ -62,6 +64,14 @@ for impl in ${NTT_IMPLS:-default}; do
 			CUZK_NTT_IMPL=$impl timeout 300 "$CUZK" bench ntt --backend gpu --log-size "$@" >"$log" 2>&1
 		fi
 		row "Fr NTT 2^$1${2:+ coset} ($impl)" "$(sed -n 's/^[a-z ]*ntt (device, median of [0-9]*) *\([0-9.]*\).*/\1 ms/p' "$log")"
+	done
+done
+for fr in ${NTT_FR_FORMS-parity}; do
+	for spec in "24" "27" "27 --coset"; do
+		set -- $spec
+		log=$OUT/ntt-fr-$fr-$1${2:+-coset}.log
+		CUZK_NTT_IMPL=radix8 CUZK_NTT_FR=$fr timeout 300 "$CUZK" bench ntt --backend gpu --log-size "$@" >"$log" 2>&1
+		row "Fr NTT 2^$1${2:+ coset} (radix8, Fr $fr)" "$(sed -n 's/^[a-z ]*ntt (device, median of [0-9]*) *\([0-9.]*\).*/\1 ms/p' "$log")"
 	done
 done
 
