@@ -6,6 +6,7 @@
 // the MSM's field products (msm/fp_impl.cuh).  Runs in every build (no GPU
 // needed), so CI checks the exact arithmetic the kernels use.
 #include <cstdint>
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -131,10 +132,14 @@ void check_mul_wide(rng_t *rng)
 			want[x + 12] = carry;
 		}
 		cuzk::fp_detail::mul_wide(got, a, b);
-		bool ok = true;
-		for (int j = 0; j < 24; j++)
-			ok = ok && got[j] == want[j];
-		CHECK_MSG(ok, "mul_wide, case %d", i);
+		CHECK_MSG(std::equal(got, got + 24, want), "mul_wide, case %d", i);
+		// the square, of a and of b (all ones, zero, random)
+		for (const uint32_t *x : {a, b}) {
+			uint32_t sq[24];
+			cuzk::fp_detail::mul_wide(got, x, x);
+			cuzk::fp_detail::square_wide_parity(sq, x);
+			CHECK_MSG(std::equal(sq, sq + 24, got), "square_wide_parity, case %d", i);
+		}
 	}
 }
 
@@ -183,6 +188,100 @@ void check_redc_parity(rng_t *rng)
 		a = random_fp(rng);
 	}
 	return a;
+}
+
+// a mod p for a < 2p (fp_t limbs as integers).
+::fp_t mod_p(::fp_t a)
+{
+	int k = 5;
+	while (k > 0 && a.l[k] == FP_MODULUS[k])
+		k--;
+	if (a.l[k] < FP_MODULUS[k])
+		return a;
+	unsigned borrow = 0;
+	for (int j = 0; j < 6; j++) {
+		const uint64_t d = a.l[j] - FP_MODULUS[j] - borrow;
+		borrow = a.l[j] < FP_MODULUS[j] + (unsigned __int128)borrow;
+		a.l[j] = d;
+	}
+	return a;
+}
+
+// Values for the parity-layout product: 0, 1, the Montgomery 1, p - 1,
+// p - 2, p - 2^64; then, beyond the reduced inputs the accumulation gives
+// it, p, p + 1, 2^381 - 1 and 2^381 - 2^352 (its chains hold for a < 2^383
+// and one subtraction reduces for a·b < p·2^384, fp.cuh's mont_parity), and
+// 2^352 - 1 (every limb but the top full).
+::fp_t fp_parity_edge(int k)
+{
+	::fp_t a = FP_ZERO;
+	switch (k) {
+	case 1:
+		a.l[0] = 1;
+		break;
+	case 2:
+		a = FP_ONE;
+		break;
+	case 3:
+	case 4:
+	case 5:
+	case 6:
+	case 7:
+		for (int j = 0; j < 6; j++)
+			a.l[j] = FP_MODULUS[j];
+		if (k == 3 || k == 4)
+			a.l[0] -= k == 3 ? 1 : 2;
+		else if (k == 5)
+			a.l[1] -= 1;
+		else if (k == 7)
+			a.l[0] += 1;
+		break;
+	case 8:
+	case 9:
+		for (int j = 0; j < 6; j++)
+			a.l[j] = ~0ull;
+		a.l[5] = k == 8 ? 0x1fffffffffffffffull : 0x1fffffff00000000ull;
+		break;
+	case 10:
+		for (int j = 0; j < 5; j++)
+			a.l[j] = ~0ull;
+		a.l[5] = 0xffffffffull;
+		break;
+	}
+	return a;
+}
+constexpr int FP_PARITY_EDGES = 11;
+
+// The parity-layout product and square (the lazy form's Fp arithmetic) are
+// the bytes of src/bls12_381's, through each way the MSM reaches them.
+void check_fp_parity_one(const ::fp_t &a, const ::fp_t &b, const char *what, int i)
+{
+	using L = cuzk::fx_t<cuzk::fp_t, cuzk::fp_form::lazy>;
+	const ::fp_t ra = mod_p(a), rb = mod_p(b);
+	const cuzk::fp_t da = to_dev<cuzk::fp_t>(a), db = to_dev<cuzk::fp_t>(b);
+	::fp_t r;
+	fp_mul(&r, &ra, &rb);
+	CHECK_MSG(same(cuzk::mul_parity(da, db), r), "fp mul_parity, %s %d", what, i);
+	CHECK_MSG(same(cuzk::fp_calls::mul_lazy(da, db), r), "fp mul_lazy call, %s %d", what, i);
+	CHECK_MSG(same(mul(L{da}, L{db}).f, r), "fp lazy form mul, %s %d", what, i);
+	fp_sqr(&r, &ra);
+	CHECK_MSG(same(cuzk::sqr_parity(da), r), "fp sqr_parity, %s %d", what, i);
+	CHECK_MSG(same(cuzk::fp_calls::sqr_lazy(da), r), "fp sqr_lazy call, %s %d", what, i);
+	CHECK_MSG(same(sqr(L{da}).f, r), "fp lazy form sqr, %s %d", what, i);
+}
+
+void check_fp_parity(rng_t *rng)
+{
+	for (int k = 0; k < FP_PARITY_EDGES * FP_PARITY_EDGES; k++)
+		check_fp_parity_one(fp_parity_edge(k % FP_PARITY_EDGES), fp_parity_edge(k / FP_PARITY_EDGES), "edges", k);
+	for (int i = 0; i < 6000; i++) {
+		::fp_t a = random_fp(rng), b = random_fp(rng);
+		if (i % 3 == 1)   // any value below 2^381, p's top limb and above included
+			a.l[5] = rng_next(rng) >> 3;
+		if (i % 3 == 2)   // an edge against a random value
+			b = fp_parity_edge(i / 3 % FP_PARITY_EDGES);
+		check_fp_parity_one(a, b, "random", i);
+	}
 }
 
 // -1, 0, 1 as t0 = a0·b0 is below, equal to or above t1 = a1·b1 (as integers).
@@ -272,7 +371,17 @@ template <class F, class HJ, class HA> struct group {
 	void (*add)(HJ *, const HJ *, const HJ *);
 	int (*eq)(const HJ *, const HJ *);
 	int (*is_inf)(const HJ *);
+	void (*to_affine)(HA *, const HJ *);
+	void (*aff_neg)(HA *, const HA *);
+	void (*add_affine)(HJ *, const HJ *, const HA *);
+	void (*set_infinity)(HJ *);
 	const char *name;
+	// the same group with its field in form M (msm/fp_impl.cuh)
+	template <cuzk::fp_form M> group<cuzk::fx_t<F, M>, HJ, HA> in(const char *form_name) const
+	{
+		return {gen, {one}, mul, from_affine, add, eq, is_inf, to_affine, aff_neg, add_affine, set_infinity,
+			form_name};
+	}
 };
 
 template <class F, class HJ, class HA> void check_group(const group<F, HJ, HA> &g, rng_t *rng)
@@ -327,36 +436,36 @@ template <class F, class HJ, class HA> void check_group(const group<F, HJ, HA> &
 }
 
 // A bucket's run of mixed additions, as the accumulation does it, in form M:
-// random multiples of G2's generator, some negated, some repeated (the
+// random multiples of the generator, some negated, some repeated (the
 // doubling branch) or cancelled (infinity on the way).
-template <cuzk::fp_form M>
-cuzk::xyzz_t<cuzk::fp2_t> bucket_run(const std::vector<cuzk::affine_t<cuzk::fp2_t>> &pts, const std::vector<int> &seq)
+template <cuzk::fp_form M, class F>
+cuzk::xyzz_t<F> bucket_run(const std::vector<cuzk::affine_t<F>> &pts, const std::vector<int> &seq, const F &one_f)
 {
-	using A = cuzk::fx_t<cuzk::fp2_t, M>;
-	const A one = {cuzk::fp2_one()};
+	using A = cuzk::fx_t<F, M>;
+	const A one = {one_f};
 	cuzk::xyzz_t<A> acc;
 	cuzk::set_inf(acc);
 	for (int s : seq)
 		cuzk::add_affine(acc, to_dev<cuzk::affine_t<A>>(pts[s >> 1]), s & 1, one);
-	return to_dev<cuzk::xyzz_t<cuzk::fp2_t>>(acc);
+	return to_dev<cuzk::xyzz_t<F>>(acc);
 }
 
-// Every form's G2 accumulation gives the same XYZZ bytes (each field result
-// is fully reduced, so the forms may differ in nothing), and the CPU's sum.
-void check_g2_forms(rng_t *rng)
+// Every form's accumulation gives the same XYZZ bytes (each field result is
+// fully reduced, so the forms may differ in nothing), and the CPU's sum.
+template <class F, class HJ, class HA> void check_forms(const group<F, HJ, HA> &g, rng_t *rng)
 {
-	std::vector<cuzk::affine_t<cuzk::fp2_t>> pts;
-	std::vector<g2_aff_t> hpts;
-	g2_jac_t G;
-	g2_from_affine(&G, &G2_GENERATOR);
+	std::vector<cuzk::affine_t<F>> pts;
+	std::vector<HA> hpts;
+	HJ G;
+	g.from_affine(&G, g.gen);
 	for (int j = 0; j < 8; j++) {
 		uint64_t k[4] = {rng_next(rng), rng_next(rng), 0, 0};
-		g2_jac_t P;
-		g2_aff_t a;
-		g2_mul(&P, &G, k);
-		g2_to_affine(&a, &P);
+		HJ P;
+		HA a;
+		g.mul(&P, &G, k);
+		g.to_affine(&a, &P);
 		hpts.push_back(a);
-		pts.push_back(to_dev<cuzk::affine_t<cuzk::fp2_t>>(a));
+		pts.push_back(to_dev<cuzk::affine_t<F>>(a));
 	}
 	for (int run = 0; run < 20; run++) {
 		std::vector<int> seq;
@@ -369,21 +478,21 @@ void check_g2_forms(rng_t *rng)
 				s = seq.back() ^ 1;
 			seq.push_back(s);
 		}
-		g2_jac_t want;
-		g2_set_infinity(&want);
+		HJ want;
+		g.set_infinity(&want);
 		for (int s : seq) {
-			g2_aff_t q = hpts[s >> 1];
+			HA q = hpts[s >> 1];
 			if (s & 1)
-				g2_aff_neg(&q, &q);
-			g2_add_affine(&want, &want, &q);
+				g.aff_neg(&q, &q);
+			g.add_affine(&want, &want, &q);
 		}
-		const cuzk::xyzz_t<cuzk::fp2_t> c = bucket_run<cuzk::fp_form::call>(pts, seq);
-		const cuzk::xyzz_t<cuzk::fp2_t> in = bucket_run<cuzk::fp_form::inline_>(pts, seq);
-		const cuzk::xyzz_t<cuzk::fp2_t> lz = bucket_run<cuzk::fp_form::lazy>(pts, seq);
-		CHECK_MSG(std::memcmp(&c, &in, sizeof c) == 0, "G2 bucket run %d: call != inline", run);
-		CHECK_MSG(std::memcmp(&c, &lz, sizeof c) == 0, "G2 bucket run %d: call != lazy", run);
-		g2_jac_t got = to_host<g2_jac_t>(cuzk::to_jacobian(lz));
-		CHECK_MSG(g2_eq(&got, &want), "G2 bucket run %d (lazy) against the CPU", run);
+		const cuzk::xyzz_t<F> c = bucket_run<cuzk::fp_form::call>(pts, seq, g.one);
+		const cuzk::xyzz_t<F> in = bucket_run<cuzk::fp_form::inline_>(pts, seq, g.one);
+		const cuzk::xyzz_t<F> lz = bucket_run<cuzk::fp_form::lazy>(pts, seq, g.one);
+		CHECK_MSG(std::memcmp(&c, &in, sizeof c) == 0, "%s bucket run %d: call != inline", g.name, run);
+		CHECK_MSG(std::memcmp(&c, &lz, sizeof c) == 0, "%s bucket run %d: call != lazy", g.name, run);
+		HJ got = to_host<HJ>(cuzk::to_jacobian(lz));
+		CHECK_MSG(g.eq(&got, &want), "%s bucket run %d (lazy) against the CPU", g.name, run);
 	}
 }
 
@@ -393,21 +502,23 @@ int main()
 {
 	rng_t rng;
 	rng_seed(&rng, 0x6b1e);
+	const group<cuzk::fp_t, g1_jac_t, g1_aff_t> g1{&G1_GENERATOR, cuzk::fp_one(), g1_mul, g1_from_affine, g1_add,
+						       g1_eq, g1_is_infinity, g1_to_affine, g1_aff_neg, g1_add_affine,
+						       g1_set_infinity, "G1"};
+	const group<cuzk::fp2_t, g2_jac_t, g2_aff_t> g2{&G2_GENERATOR, cuzk::fp2_one(), g2_mul, g2_from_affine, g2_add,
+							g2_eq, g2_is_infinity, g2_to_affine, g2_aff_neg, g2_add_affine,
+							g2_set_infinity, "G2"};
 	check_fp(&rng);
 	check_fp2(&rng);
-	check_group(group<cuzk::fp_t, g1_jac_t, g1_aff_t>{&G1_GENERATOR, cuzk::fp_one(), g1_mul, g1_from_affine,
-							   g1_add, g1_eq, g1_is_infinity, "G1"},
-		    &rng);
-	check_group(group<cuzk::fp2_t, g2_jac_t, g2_aff_t>{&G2_GENERATOR, cuzk::fp2_one(), g2_mul, g2_from_affine,
-							    g2_add, g2_eq, g2_is_infinity, "G2"},
-		    &rng);
+	check_group(g1, &rng);
+	check_group(g2, &rng);
 	check_mul_wide(&rng);
 	check_redc_parity(&rng);
+	check_fp_parity(&rng);
 	check_fp2_lazy(&rng);
-	using g2_lazy = cuzk::fx_t<cuzk::fp2_t, cuzk::fp_form::lazy>;
-	check_group(group<g2_lazy, g2_jac_t, g2_aff_t>{&G2_GENERATOR, {cuzk::fp2_one()}, g2_mul, g2_from_affine, g2_add,
-						       g2_eq, g2_is_infinity, "G2 (lazy form)"},
-		    &rng);
-	check_g2_forms(&rng);
+	check_group(g1.in<cuzk::fp_form::lazy>("G1 (lazy form)"), &rng);
+	check_group(g2.in<cuzk::fp_form::lazy>("G2 (lazy form)"), &rng);
+	check_forms(g1, &rng);
+	check_forms(g2, &rng);
 	CHECK_DONE();
 }

@@ -15,6 +15,7 @@
 
 #include "ff/carry.cuh"
 #include "ff/hd.cuh"
+#include "ff/parity.cuh"
 
 namespace cuzk {
 
@@ -36,14 +37,8 @@ CUZK_HD constexpr uint32_t P(int k)
 // -p^-1 mod 2^32
 constexpr uint32_t PINV = 0xfffcfffdu;
 
-CUZK_HD uint32_t mulhi(uint32_t a, uint32_t b)
-{
-#ifdef __CUDA_ARCH__
-	return __umulhi(a, b);
-#else
-	return (uint32_t)(((uint64_t)a * b) >> 32);
-#endif
-}
+using parity::mac_pairs;
+using parity::mulhi;
 
 // Limb k of R = 2^384 mod p, the Montgomery form of 1.
 CUZK_HD constexpr uint32_t ONE(int k)
@@ -70,39 +65,14 @@ CUZK_UNROLL
 }
 
 
-// acc[0..11] += Σ_k x(k)·y·2^(64k), k < 6: six products on disjoint limb
-// pairs, so one carry chain of mad.lo/madc.hi; CARRY_OUT: its carry goes
-// into acc[12], else the caller's bound says there is none.  x(k) folds to
-// a register or, for p, an immediate.  (Each product as one 64-bit multiply
-// whose halves are added was tried: G2 2^24 on the H200, 509 ms against
-// 456 ms with this form.)
-template <bool CARRY_OUT, class X> CUZK_HD void mac6(uint32_t *acc, X x, uint32_t y)
-{
-	carry_chain ch;
-	acc[0] = ch.mad_lo_cc(x(0), y, acc[0]);
-	acc[1] = ch.madc_hi_cc(x(0), y, acc[1]);
-CUZK_UNROLL
-	for (int k = 1; k < 5; k++) {
-		acc[2 * k] = ch.madc_lo_cc(x(k), y, acc[2 * k]);
-		acc[2 * k + 1] = ch.madc_hi_cc(x(k), y, acc[2 * k + 1]);
-	}
-	acc[10] = ch.madc_lo_cc(x(5), y, acc[10]);
-	if constexpr (CARRY_OUT) {
-		acc[11] = ch.madc_hi_cc(x(5), y, acc[11]);
-		acc[12] = ch.addc(acc[12], 0);
-	} else {
-		acc[11] = ch.madc_hi(x(5), y, acc[11]);
-	}
-}
-
 // One reduction step of the two-chain form (mul, redc_dual_add): m from
 // limb 0 of T = E + O + c, m·p added (its even limbs' products into E, odd
 // into O), limb 0's carry kept in c, and the window shifted down a limb.
 CUZK_HD void dual_redc_step(uint32_t E[13], uint32_t O[13], uint32_t &c)
 {
 	const uint32_t m = (E[0] + O[0] + c) * fp_detail::PINV;
-	mac6<true>(E, [](int k) { return P(2 * k); }, m);
-	mac6<false>(O + 1, [](int k) { return P(2 * k + 1); }, m);
+	mac_pairs(E, [](int k) { return P(2 * k); }, m, 6, true);
+	mac_pairs(O + 1, [](int k) { return P(2 * k + 1); }, m, 6, false);
 	// limb 0 of T is now 0 mod 2^32; its carry moves up with the shift
 	carry_chain k0;
 	const uint32_t s0 = k0.add_cc(E[0], O[0]);
@@ -260,8 +230,8 @@ CUZK_UNROLL
 	for (int i = 0; i < 12; i++) {
 		if (i) {
 			const uint32_t bi = b.v[i];
-			fp_detail::mac6<true>(E, [&](int k) { return a.v[2 * k]; }, bi);
-			fp_detail::mac6<false>(O + 1, [&](int k) { return a.v[2 * k + 1]; }, bi);
+			fp_detail::mac_pairs(E, [&](int k) { return a.v[2 * k]; }, bi, 6, true);
+			fp_detail::mac_pairs(O + 1, [&](int k) { return a.v[2 * k + 1]; }, bi, 6, false);
 		}
 		fp_detail::dual_redc_step(E, O, c);
 	}
@@ -284,66 +254,25 @@ CUZK_UNROLL
 	r[11] = c.addc(a[11], b[11]);
 }
 
-// The 768-bit products of the lazy Fp2 product use a "parity layout": A[k]
-// is limb k and B[k] limb k + 1, both kept in place (no renaming of limbs
-// as mul's window does).  A partial product x_j·y at limbs (i + j, i + j + 1)
-// then always lands on a pair (A[2n], A[2n + 1]) or (B[2n], B[2n + 1]), which
-// the compiler can fuse into one 64-bit multiply-add on an aligned register
-// pair; mul's shifted window forces a register move per limb and step to
-// re-pair (counted in msm/fp_impl.cuh).
-//
-// row_parity adds x·y·2^(32i) (x twelve limbs given as x(j), y one limb):
-// the j with i + j even go to A, the others to B, each set one chain of six
-// products on disjoint pairs.  As in mul, only the chain of x's even limbs
-// carries out: into the limb above its top, which no chain has reached yet,
-// and which the next rows' chains take in as an ordinary addend.  The chain
-// of x's odd limbs ends a limb higher and cannot carry.  What it has added
-// to its accumulator after row i is x_odd·Y, with x_odd = Σ_(j odd) x_j
-// 2^(32j) <= 2^32(2^384 - 1)/(2^32 + 1) and Y = Σ y_r 2^(32r) over the rows
-// r <= i of i's parity, Y < 2^(32(i + 2))/(2^32 + 1); so x_odd·Y <
-// 2^(32(i + 13))/(1 + 2^-32)^2 < 2^(32(i + 13))(1 - 2^-32).  The rest there
-// (x_even < 2^352 times the rows of the other parity, < 2^(32(i + 11)), and
-// for redc_parity lo < 2^384, which is in A, the odd chain's only at odd i)
-// is below 2^(32(i + 12)), so the sum fits the limbs up to i + 12, where
-// that chain ends.  The caller starts A from limb 12 on, and B, at zero.
-template <class X> CUZK_HD void row_parity(uint32_t A[24], uint32_t B[23], X x, uint32_t y, int i)
-{
-	auto even = [&](int k) { return x(2 * k); };
-	auto odd = [&](int k) { return x(2 * k + 1); };
-	if (i & 1) {
-		mac6<false>(A + i + 1, odd, y);
-		mac6<true>(B + i - 1, even, y);
-	} else {
-		mac6<true>(A + i, even, y);
-		mac6<false>(B + i, odd, y);
-	}
-}
+// The 768-bit products of the lazy Fp2 product and the lazy form's Fp
+// product, in the parity layout of ff/parity.cuh (no limb renamed, so
+// every partial product lands on an aligned register pair; mul's shifted
+// window forces a register move per limb and step to re-pair, counted in
+// msm/fp_impl.cuh).
+struct p_limbs {
+	CUZK_HD uint32_t operator()(int j) const { return P(j); }
+};
 
 // T = a·b as 24 limbs, for any a, b < 2^384: twelve rows in the parity
 // layout, the two chains of a row independent, A + B summed once at the end.
 CUZK_HD void mul_wide(uint32_t T[24], const uint32_t a[12], const uint32_t b[12])
 {
 	uint32_t A[24], B[23];
-CUZK_UNROLL
-	for (int j = 0; j < 24; j++)
-		A[j] = 0;
-CUZK_UNROLL
-	for (int j = 0; j < 23; j++)
-		B[j] = 0;
-	{
-		// row 0's products are disjoint within each accumulator: no carries
-		const uint32_t b0 = b[0];
-CUZK_UNROLL
-		for (int j = 0; j < 12; j += 2) {
-			A[j] = a[j] * b0;
-			A[j + 1] = mulhi(a[j], b0);
-			B[j] = a[j + 1] * b0;
-			B[j + 1] = mulhi(a[j + 1], b0);
-		}
-	}
+	auto x = [&](int j) { return a[j]; };
+	parity::row0<12>(A, B, x, b[0]);
 CUZK_UNROLL
 	for (int i = 1; i < 12; i++)
-		row_parity(A, B, [&](int j) { return a[j]; }, b[i], i);
+		parity::row<12>(A, B, x, b[i], i);
 	// a·b < 2^768: no carry out of limb 23
 	carry_chain s;
 	T[0] = A[0];
@@ -355,15 +284,14 @@ CUZK_UNROLL
 }
 
 // r = REDC(lo + 2^384·hi) = (lo + m·p)/2^384 + hi (m = -lo/p mod 2^384), as
-// redc_dual_add but in the parity layout: step i takes m_i from limb i of
-// the running sum (A[i] + B[i - 1] + c), adds m_i·p·2^(32i), and moves limb
-// i's carry into c.  hi is added at the end, so A starts as lo and zeros,
-// as row_parity needs, and lo + m·p < 2^384 + p·2^384 < 2^768.  The caller
-// must have hi < p (then r < 2p, see fp2.cuh's mul_lazy): one conditional
-// subtraction reduces it.
+// redc_dual_add but in the parity layout (parity::redc_step; its chains
+// hold for any lo < 2^384).  hi is added at the end, so A starts as lo and
+// zeros, and lo + m·p < 2^384 + p·2^384 < 2^768.  The caller must have hi <
+// p (then r < 2p, see fp2.cuh's mul_lazy): one conditional subtraction
+// reduces it.
 CUZK_HD void redc_parity(uint32_t r[12], const uint32_t lo[12], const uint32_t hi[12])
 {
-	uint32_t A[24], B[23], c = 0;
+	uint32_t A[24], B[23], t[12];
 CUZK_UNROLL
 	for (int j = 0; j < 24; j++)
 		A[j] = j < 12 ? lo[j] : 0;
@@ -371,19 +299,87 @@ CUZK_UNROLL
 	for (int j = 0; j < 23; j++)
 		B[j] = 0;
 CUZK_UNROLL
-	for (int i = 0; i < 12; i++) {
-		const uint32_t m = (i ? A[i] + B[i - 1] + c : A[0]) * PINV;
-		row_parity(A, B, [](int j) { return P(j); }, m, i);
-		if (i) {   // limb i is now 0 mod 2^32 (limb 0: A[0] is, carry-free)
-			carry_chain k0;
-			const uint32_t s0 = k0.add_cc(A[i], B[i - 1]);
-			const uint32_t c1 = k0.addc(0, 0);
-			carry_chain k1;
-			(void)k1.add_cc(s0, c);
-			c = k1.addc(c1, 0);
-		}
+	for (int i = 0; i < 12; i++)
+		parity::redc_step<12>(A, B, p_limbs{}, PINV, i);
+	parity::top_sum<12>(t, A, B);   // < p + 1
+	add_unreduced(t, t, hi);        // < 2p < 2^382: no carry out
+	reduce_once(r, t);
+}
+
+// r = a·b·2^-384 mod p in the parity layout, the reduction fused in
+// (parity::mont).  Its reduction rows need no carry out of their odd chains
+// for a + p <= 2^384 - 2^352 (any a < 2^383; parity.cuh).  (a·b + m·p)/2^384 <
+// 2p for a·b < p·2^384 (a, b < p), one conditional subtraction from fully
+// reduced: the same bytes as mul.
+CUZK_HD void mont_parity(uint32_t r[12], const uint32_t a[12], const uint32_t b[12])
+{
+	uint32_t t[12];
+	parity::mont<12>(t, a, b, p_limbs{}, PINV, false);
+	reduce_once(r, t);
+}
+
+// The top 32 bits of (hi:lo)·2, i.e. limb k of 2·T from limbs k and k-1 of
+// T: one funnel shift, off any carry chain.
+CUZK_HD uint32_t dbl_limb(uint32_t hi, uint32_t lo)
+{
+#ifdef __CUDA_ARCH__
+	return __funnelshift_l(lo, hi, 1);
+#else
+	return hi << 1 | lo >> 31;
+#endif
+}
+
+// T = a^2 as 24 limbs, for any a < 2^384, in the parity layout: row i adds
+// a_i·a_j (j > i) at limbs (i + j, i + j + 1), the j of i's parity into A,
+// the others into B, each set one chain on disjoint pairs (66 products, as
+// square_wide, but fused 64-bit multiply-adds where square_wide's separate
+// lo and hi chains are not).  After row i the cross products so far sum to
+// at most a_(<=i)·a < 2^(32(i+13)): the chain of the row that ends at limb
+// i + 12 (the one with j = 11) cannot carry out, the other ends at limb
+// i + 11 and carries into limb i + 12, which no row has passed.  Then
+// T = 2(A + B) + Σ a_i²·2^(64i): the sum, its doubling by funnel shifts
+// (off any chain), the squares in one chain (a² < 2^768, no carry out).
+CUZK_HD void square_wide_parity(uint32_t T[24], const uint32_t a[12])
+{
+	uint32_t A[24], B[23];
+CUZK_UNROLL
+	for (int j = 0; j < 24; j++)
+		A[j] = 0;
+CUZK_UNROLL
+	for (int j = 0; j < 23; j++)
+		B[j] = 0;
+CUZK_UNROLL
+	for (int i = 0; i < 11; i++) {
+		// j = i + 1, i + 3, ... into B from B[2i], j = i + 2, i + 4, ... into
+		// A from A[2i + 2]; the chain that reaches j = 11 takes no carry out
+		const int nb = (10 - i) / 2 + 1, na = (11 - i) / 2;
+		mac_pairs(B + 2 * i, [&](int k) { return a[i + 1 + 2 * k]; }, a[i], nb, i & 1);
+		if (na)
+			mac_pairs(A + 2 * i + 2, [&](int k) { return a[i + 2 + 2 * k]; }, a[i], na, !(i & 1));
 	}
-	dual_finish<true>(r, A + 12, B + 11, c, hi);
+	carry_chain s;
+	T[0] = 0;
+	T[1] = B[0];   // A[0], A[1] hold nothing: a_i·a_j with i + j even starts at limb 2
+	T[2] = s.add_cc(A[2], B[1]);
+CUZK_UNROLL
+	for (int j = 3; j < 22; j++)
+		T[j] = s.addc_cc(A[j], B[j - 1]);
+	// the bound above at i = 10: the cross products are below 2^736, limb 23 is 0
+	T[22] = s.addc(A[22], B[21]);
+	T[23] = 0;
+CUZK_UNROLL
+	for (int j = 23; j > 0; j--)
+		T[j] = dbl_limb(T[j], T[j - 1]);
+	carry_chain d;
+	T[0] = d.mad_lo_cc(a[0], a[0], T[0]);
+	T[1] = d.madc_hi_cc(a[0], a[0], T[1]);
+CUZK_UNROLL
+	for (int i = 1; i < 11; i++) {
+		T[2 * i] = d.madc_lo_cc(a[i], a[i], T[2 * i]);
+		T[2 * i + 1] = d.madc_hi_cc(a[i], a[i], T[2 * i + 1]);
+	}
+	T[22] = d.madc_lo_cc(a[11], a[11], T[22]);
+	T[23] = d.madc_hi(a[11], a[11], T[23]);
 }
 
 // r = a - b mod 2^768; all ones when a < b (the subtraction wrapped), else 0.
@@ -471,6 +467,25 @@ CUZK_HD fp_t sqr(const fp_t &a)
 	fp_detail::square_wide(T, a);
 	fp_t r;
 	redc_dual_add(r.v, T, T + 12);
+	return r;
+}
+
+// mul and sqr in the parity layout (fp_detail::mont_parity; square_wide_parity
+// then redc_parity, whose hi = a²/2^384 < p): the same bytes, fewer register
+// moves (counted in msm/fp_impl.cuh).
+CUZK_HD fp_t mul_parity(const fp_t &a, const fp_t &b)
+{
+	fp_t r;
+	fp_detail::mont_parity(r.v, a.v, b.v);
+	return r;
+}
+
+CUZK_HD fp_t sqr_parity(const fp_t &a)
+{
+	uint32_t T[24];
+	fp_detail::square_wide_parity(T, a.v);
+	fp_t r;
+	fp_detail::redc_parity(r.v, T, T + 12);
 	return r;
 }
 

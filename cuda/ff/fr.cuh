@@ -22,6 +22,7 @@
 
 #include "ff/carry.cuh"
 #include "ff/hd.cuh"
+#include "ff/parity.cuh"
 
 namespace cuzk {
 
@@ -155,6 +156,42 @@ CUZK_UNROLL
 		out[j] = t[8 + j];
 }
 
+// The same product in the parity layout (ff/parity.cuh): every product one
+// 64-bit multiply-add into an aligned register pair, where mont_mul adds
+// each product's halves in two chains (two adds a product, the bulk of its
+// instructions).  r ≡ 1 mod 2^32, so -r^-1 ≡ 2^32 - 1 and m = -s for
+// limb s (a multiply on the device, below); all eight limbs of r are
+// multiplied (the r_0 = 1, r_1 = 2^32 - 1 shortcut above saves multiplies
+// only where a product costs three instructions).
+// r > 2^254 and a goes up to 2^256, so a + r exceeds parity.cuh's bound for
+// the reduction rows' odd chains: they carry out (odd_carry), except at the
+// last step, where a·b + m·r < 2^256·2r < 2^512 says the carry is 0.  The
+// result is (a·b + m·r)/2^256 with m = -a·b·r^-1 mod 2^256, whatever the
+// order the digits of m are found in: the same value as mont_mul, below 2r
+// (b < r) and so within 8 limbs.
+//
+// On the device -r^-1 is read from constant memory (an operand, no extra
+// instruction): when ptxas sees that it is 2^32 - 1, so that m = -s, it
+// splits 55 of the 64 products m·r_j into a low and a high multiply
+// (IMAD.X + IMAD.HI.X instead of one IMAD.WIDE.X; 239 instructions a
+// product out of line against 191).
+struct r_limbs {
+	CUZK_HD uint32_t operator()(int j) const { return mod(j); }
+};
+#ifdef __CUDACC__
+[[maybe_unused]] static __constant__ uint32_t mont_parity_minv = 0xffffffffu;
+#endif
+
+CUZK_HD void mont_mul_parity(uint32_t out[8], const uint32_t a[8], const uint32_t b[8])
+{
+#ifdef __CUDA_ARCH__
+	const uint32_t minv = mont_parity_minv;
+#else
+	const uint32_t minv = 0xffffffffu;
+#endif
+	parity::mont<8>(out, a, b, r_limbs{}, minv, true);
+}
+
 // out = a - M if that does not borrow, else a (a < 2M; M is r or 2r).
 template <bool TWICE> CUZK_HD void sub_mod_once(uint32_t out[8], const uint32_t a[8])
 {
@@ -172,20 +209,33 @@ CUZK_UNROLL
 
 } // namespace fr_detail
 
+// The products below take PARITY: with mont_mul_parity instead of
+// mont_mul, the same bytes (cuda/ff/test_fr_host.cpp); the radix-8 NTT
+// takes either ($CUZK_NTT_FR), everything else the default.
+namespace fr_detail {
+template <bool PARITY> CUZK_HD void mont(uint32_t out[8], const uint32_t a[8], const uint32_t b[8])
+{
+	if constexpr (PARITY)
+		mont_mul_parity(out, a, b);
+	else
+		mont_mul(out, a, b);
+}
+} // namespace fr_detail
+
 // a·b, both reduced; the result reduced.
-CUZK_HD fr_t fr_mul(const fr_t &a, const fr_t &b)
+template <bool PARITY = false> CUZK_HD fr_t fr_mul(const fr_t &a, const fr_t &b)
 {
 	fr_t t, r;
-	fr_detail::mont_mul(t.v, a.v, b.v);
+	fr_detail::mont<PARITY>(t.v, a.v, b.v);
 	fr_detail::sub_mod_once<false>(r.v, t.v);
 	return r;
 }
 
 // a·b with a lazy (any a < 2^256 in fact) and b reduced; the result lazy.
-CUZK_HD fr_t fr_mul_lazy(const fr_t &a, const fr_t &b)
+template <bool PARITY = false> CUZK_HD fr_t fr_mul_lazy(const fr_t &a, const fr_t &b)
 {
 	fr_t r;
-	fr_detail::mont_mul(r.v, a.v, b.v);
+	fr_detail::mont<PARITY>(r.v, a.v, b.v);
 	return r;
 }
 

@@ -149,6 +149,7 @@ void check_reduced(rng_t *rng)
 		cuzk::fr_t da = to_dev(a), db = to_dev(b);
 		fr_mul(&r, &a, &b);
 		CHECK_MSG(same(cuzk::fr_mul(da, db), r), "fr_mul, case %d", i);
+		CHECK_MSG(same(cuzk::fr_mul<true>(da, db), r), "fr_mul<parity>, case %d", i);
 		fr_sqr(&r, &a);
 		CHECK_MSG(same(cuzk::fr_sqr(da), r), "fr_sqr, case %d", i);
 		fr_add(&r, &a, &b);
@@ -203,6 +204,42 @@ void check_lazy(rng_t *rng)
 	}
 }
 
+// The parity-layout product gives the very bytes of mont_mul's, lazy and
+// reduced, for any 256-bit first factor and any second below r: edge
+// values (0, 1, the Montgomery 1, r - 1, r - 2, r, 2r - 1, 2^256 - 1 and
+// the others of edge()) against each other, then random ones, some with
+// all-ones limbs.
+void check_parity(rng_t *rng)
+{
+	const u256 full = {{~0ull, ~0ull, ~0ull, ~0ull}};
+	u256 mont1;
+	std::memcpy(&mont1, &FR_ONE, sizeof mont1);
+	auto first = [&](int k) {
+		return k == 0 ? full : k == 1 ? sub(R2X, {{1, 0, 0, 0}}) : k == 2 ? mont1 : edge(k - 3, full);
+	};
+	auto second = [&](int k) { return k == 0 ? mont1 : edge(k - 1, R1); };
+	for (int i = 0; i < 3 + EDGES; i++)
+		for (int j = 0; j < 1 + EDGES; j++) {
+			const cuzk::fr_t a = to_dev(first(i)), b = to_dev(second(j));
+			const cuzk::fr_t lp = cuzk::fr_mul_lazy<true>(a, b), l = cuzk::fr_mul_lazy(a, b);
+			CHECK_MSG(!std::memcmp(&lp, &l, sizeof l), "fr_mul_lazy<parity>, edges %d, %d", i, j);
+		}
+	for (int i = 0; i < 6000; i++) {
+		u256 ua = random_u256(rng), ub = random_below(rng, R1);
+		if (i % 4 == 1)
+			ua.l[i / 4 % 4] = ~0ull;
+		if (i % 4 == 2)
+			ub = edge(i / 4, R1);
+		const cuzk::fr_t a = to_dev(ua), b = to_dev(ub);
+		const cuzk::fr_t lp = cuzk::fr_mul_lazy<true>(a, b), l = cuzk::fr_mul_lazy(a, b);
+		CHECK_MSG(!std::memcmp(&lp, &l, sizeof l), "fr_mul_lazy<parity>, case %d", i);
+		if (lt(ua, R1)) {
+			const cuzk::fr_t rp = cuzk::fr_mul<true>(a, b), r = cuzk::fr_mul(a, b);
+			CHECK_MSG(!std::memcmp(&rp, &r, sizeof r), "fr_mul<parity>, case %d", i);
+		}
+	}
+}
+
 void check_constants()
 {
 	::fr_t r;
@@ -240,5 +277,6 @@ int main()
 	check_constants();
 	check_reduced(&rng);
 	check_lazy(&rng);
+	check_parity(&rng);
 	CHECK_DONE();
 }

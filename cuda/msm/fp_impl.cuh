@@ -10,12 +10,13 @@
 //                   out-of-line copy (for G2, also those inside Fp2's);
 //   inline:         every product inlined where it is used (Fp2's own
 //                   product and square stay out of line, as in fp2.cuh);
-//   lazy:           as call for Fp; Fp2's product and square are each one
-//                   out-of-line routine with lazy reduction (fp2.cuh's
-//                   mul_lazy, sqr_lazy: 768-bit products, two reductions
-//                   per Fp2 product instead of three).  G1 has no lazy
-//                   accumulation of its own: CUZK_MSM_FP=lazy runs its call
-//                   form (msm/pippenger.cuh, pick_accumulate).
+//   lazy:           as call, the Fp product and square in the parity
+//                   layout (ff/fp.cuh's mul_parity, sqr_parity: no limb
+//                   renamed, so no register moves to re-pair); Fp2's
+//                   product and square are each one out-of-line routine
+//                   with lazy reduction (fp2.cuh's mul_lazy, sqr_lazy:
+//                   768-bit products, two reductions per Fp2 product
+//                   instead of three).
 //
 // Measured on one H200 (2026-12-01, tests/gpu/bench.sh): G1 2^26 534 ms
 // with call, 579 ms inline; G2 2^24 456 ms with call, 536 ms inline.  Also
@@ -24,24 +25,40 @@
 // per SM instead of 1-2 (508-609 ms), 64-bit partial products (G2 509 ms).
 //
 // lazy: instruction counts (sm_90, nvcc 13.0), not yet timed on a GPU.
-// SASS instructions of one Fp2 product and square as executed (call: the
-// Fp2 routine plus its three or two calls of the Fp product), and of those
-// IMAD.WIDE(.X) (one 32x32->64 multiply-add each), IMAD.HI, and IMAD.MOV
-// (register moves on the multiply pipe):
+// SASS instructions of one G1 Fp product and square (the out-of-line
+// routine; inline: the G1 mixed addition's 8619 instructions, less call's
+// 887 outside the products, over its 10 products and squares), and of those
+// IMAD.WIDE(.X) (one 32x32->64 multiply-add each), IMAD.HI, IMAD.MOV
+// (register moves on the multiply pipe) and plain IMAD (a 32-bit product):
+//
+//            product: all  WIDE   HI   MOV  IMAD   square: all  WIDE   HI   MOV  IMAD
+//   call              684   288    0   189    12           863   155   67   203    80
+//   inline           ~773
+//   lazy              394   287    1    12    12           395   220    2    24    13
+//
+// (call's product also has 63 plain MOVs, lazy's 1.)  One G1 mixed
+// addition (8 products, 2 squares, as executed) is 8085 instructions with
+// call, 8619 inline, 4823 lazy.  The G1 accumulate kernel (ptxas -v, 128
+// threads, 4 blocks per SM, so 128 registers): call a 336-byte stack frame,
+// 364/452 bytes of spill stores/loads; inline 192, 96/84; lazy 336,
+// 356/456 (the spills sit around the calls, the products spill nothing).
+//
+// For G2, one Fp2 product and square as executed (call: the Fp2 routine
+// plus its three or two calls of the Fp product):
 //
 //            product: all  WIDE   HI   MOV   square: all  WIDE   HI   MOV
 //   call             2322   864    0   839          1524   576    0   548
 //   inline           2566   600  264   242          1643   444  132   238
-//   lazy             1340   715    5    57          1094   572    4    45
+//   lazy             1338   715    5    55          1069   572    4    45
 //
-// so one mixed addition (8 products, 2 squares) issues 21624 (call), 23814
-// (inline), 12908 (lazy) instructions in its field products.  The lazy
-// product saves a sixth of the multiply-adds (715 against 864) and most of
-// the moves: mul's shifting window re-pairs registers at every step, the
-// parity layout of mul_wide/redc_parity (ff/fp.cuh) does not.  The G2 accumulate
-// kernel (ptxas -v, 128 threads, 1 block per SM): call 255 registers, a
-// 720-byte stack frame, 1052/1060 bytes of spill stores/loads; inline 252,
-// 1632, 0/0; lazy 255, 672, 660/932.
+// so one mixed addition issues 21624 (call), 23814 (inline), 12842 (lazy)
+// instructions in its field products.  The lazy product saves a sixth of
+// the multiply-adds (715 against 864) and most of the moves: mul's
+// shifting window re-pairs registers at every step, the parity layout of
+// mul_wide/redc_parity (ff/fp.cuh) does not.  The G2 accumulate kernel
+// (ptxas -v, 128 threads, 1 block per SM): call 255 registers, a 720-byte
+// stack frame, 1052/1060 bytes of spill stores/loads; inline 252, 1632,
+// 0/0; lazy 255, 672, 684/932.
 #ifndef CUZK_CUDA_MSM_FP_IMPL_CUH
 #define CUZK_CUDA_MSM_FP_IMPL_CUH
 
@@ -72,6 +89,9 @@ CUZK_FP_CALL fp2_t fp2_sqr(fp2_t a)
 {
 	return {fp_calls::mul(add(a.c0, a.c1), sub(a.c0, a.c1)), dbl(fp_calls::mul(a.c0, a.c1))};
 }
+// The lazy form's Fp product and square, in the parity layout (ff/fp.cuh).
+CUZK_FP_CALL fp_t mul_lazy(fp_t a, fp_t b) { return cuzk::mul_parity(a, b); }
+CUZK_FP_CALL fp_t sqr_lazy(fp_t a) { return cuzk::sqr_parity(a); }
 CUZK_FP_CALL fp2_t fp2_mul_lazy(fp2_t a, fp2_t b) { return cuzk::mul_lazy(a, b); }
 CUZK_FP_CALL fp2_t fp2_sqr_lazy(fp2_t a) { return cuzk::sqr_lazy(a); }
 } // namespace fp_calls
@@ -93,6 +113,8 @@ template <fp_form M> CUZK_HD fx_t<fp_t, M> mul(const fx_t<fp_t, M> &a, const fx_
 {
 	if constexpr (M == fp_form::inline_)
 		return {mul(a.f, b.f)};
+	else if constexpr (M == fp_form::lazy)
+		return {fp_calls::mul_lazy(a.f, b.f)};
 	else
 		return {fp_calls::mul(a.f, b.f)};
 }
@@ -101,6 +123,8 @@ template <fp_form M> CUZK_HD fx_t<fp_t, M> sqr(const fx_t<fp_t, M> &a)
 {
 	if constexpr (M == fp_form::inline_)
 		return {sqr(a.f)};
+	else if constexpr (M == fp_form::lazy)
+		return {fp_calls::sqr_lazy(a.f)};
 	else
 		return {fp_calls::sqr(a.f)};
 }

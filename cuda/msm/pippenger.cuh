@@ -408,6 +408,7 @@ using accumulate_fn = void (*)(const uint4 *, const uint32_t *, const uint32_t *
 template <class F, fp_form M> accumulate_fn<F> accumulate_in();
 template <> accumulate_fn<fp_t> accumulate_in<fp_t, fp_form::inline_>();
 template <> accumulate_fn<fp_t> accumulate_in<fp_t, fp_form::call>();
+template <> accumulate_fn<fp_t> accumulate_in<fp_t, fp_form::lazy>();
 template <> accumulate_fn<fp2_t> accumulate_in<fp2_t, fp_form::inline_>();
 template <> accumulate_fn<fp2_t> accumulate_in<fp2_t, fp_form::call>();
 template <> accumulate_fn<fp2_t> accumulate_in<fp2_t, fp_form::lazy>();
@@ -430,18 +431,14 @@ inline fp_form form_from_env()
 	gpu_fail(CUZK_E_INVAL, "CUZK_MSM_FP=%s: expected call, inline or lazy", e);
 }
 
-// Lazy reduction is a form of the Fp2 product; an Fp product has nothing to
-// defer, so G1's lazy form would compile to its call form: G1 runs that one.
+// The accumulation in the form $CUZK_MSM_FP names (G1 and G2 alike).
 template <class F> accumulate_fn<F> pick_accumulate()
 {
 	switch (form_from_env()) {
 	case fp_form::inline_:
 		return accumulate_in<F, fp_form::inline_>();
 	case fp_form::lazy:
-		if constexpr (std::is_same_v<F, fp2_t>)
-			return accumulate_in<F, fp_form::lazy>();
-		else
-			return accumulate_in<F, fp_form::call>();
+		return accumulate_in<F, fp_form::lazy>();
 	default:
 		return accumulate_in<F, fp_form::call>();
 	}

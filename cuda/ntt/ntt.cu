@@ -217,6 +217,18 @@ void set_smem_limits()
 		CUDA_OK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, big));
 }
 
+// A two-way choice read from the environment at open: false when $name is
+// unset or off, true when it is on, anything else an error.
+bool env_choice(const char *name, const char *off, const char *on)
+{
+	const char *env = getenv(name);
+	if (!env || !strcmp(env, off))
+		return false;
+	if (!strcmp(env, on))
+		return true;
+	gpu_fail(CUZK_E_INVAL, "%s is \"%s\": it must be %s or %s", name, env, off, on);
+}
+
 // A launch grid of at most cap blocks per SM for `work` blocks of work.
 unsigned grid_for(uint32_t work, unsigned cap)
 {
@@ -323,20 +335,9 @@ void ntt_tables::build(vram_budget &budget, cudaStream_t s)
 	if (const char *env = getenv("CUZK_NTT_ROUND_BITS"))
 		if (env[0] >= '1' && env[0] <= '3' && !env[1])
 			view_.round_bits = (unsigned)(env[0] - '0');
-	view_.impl = ntt_impl::radix8;
-	if (const char *env = getenv("CUZK_NTT_IMPL")) {
-		if (!strcmp(env, "radix2"))
-			view_.impl = ntt_impl::radix2;
-		else if (strcmp(env, "radix8"))
-			gpu_fail(CUZK_E_INVAL, "CUZK_NTT_IMPL is \"%s\": it must be radix2 or radix8", env);
-	}
-	view_.ntt8_tile_log = NTT8_TILE_LOG;
-	if (const char *env = getenv("CUZK_NTT8_TILE_LOG")) {
-		if (!strcmp(env, "10"))
-			view_.ntt8_tile_log = NTT8_TILE_LOG_ALT;
-		else if (strcmp(env, "11"))
-			gpu_fail(CUZK_E_INVAL, "CUZK_NTT8_TILE_LOG is \"%s\": it must be 10 or 11", env);
-	}
+	view_.impl = env_choice("CUZK_NTT_IMPL", "radix8", "radix2") ? ntt_impl::radix2 : ntt_impl::radix8;
+	view_.ntt8_tile_log = env_choice("CUZK_NTT8_TILE_LOG", "11", "10") ? NTT8_TILE_LOG_ALT : NTT8_TILE_LOG;
+	view_.ntt8_fr_parity = env_choice("CUZK_NTT_FR", "two-chain", "parity");
 	view_.inv_m = inv_m;
 	view_.z_inv_m = z_inv_m;
 	view_.r2_inv_m = r2_inv_m;

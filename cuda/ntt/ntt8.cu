@@ -10,7 +10,7 @@ namespace {
 // One pass: blocks loop over tiles (a persistent grid of two or three blocks per SM);
 // a tile is ntt8_rounds(k) phases with a barrier between each two, and one
 // more before the next tile overwrites shared memory.
-template <bool DIT, bool INV, unsigned TILE_LOG>
+template <bool DIT, bool INV, unsigned TILE_LOG, bool PARITY>
 __global__ void __launch_bounds__(1u << (TILE_LOG - 3), ntt8_blocks_per_sm(TILE_LOG)) ntt8_kernel(const ntt8_pass a)
 {
 	extern __shared__ uint4 ntt8_smem[];
@@ -24,7 +24,7 @@ __global__ void __launch_bounds__(1u << (TILE_LOG - 3), ntt8_blocks_per_sm(TILE_
 		for (unsigned rd = 0; rd < rounds; rd++) {
 			if (rd)
 				__syncthreads();
-			ntt8_phase<DIT, INV>(a, tile, rd, threadIdx.x, roots, sm);
+			ntt8_phase<DIT, INV, PARITY>(a, tile, rd, threadIdx.x, roots, sm);
 		}
 	}
 }
@@ -33,15 +33,16 @@ __global__ void __launch_bounds__(1u << (TILE_LOG - 3), ntt8_blocks_per_sm(TILE_
 // an SM's 227 KiB; three of the smaller tile's 32 + 32 KiB).
 constexpr size_t NTT8_SMEM_MAX = sizeof(fr_t) * ((1u << NTT8_PASS_MAX) + (1u << NTT8_TILE_LOG));
 
-// [tile_log == NTT8_TILE_LOG][dit][inverse]
-const void *const ntt8_kernels[2][2][2] = {
-	{{(const void *)ntt8_kernel<false, false, NTT8_TILE_LOG_ALT>,
-	  (const void *)ntt8_kernel<false, true, NTT8_TILE_LOG_ALT>},
-	 {(const void *)ntt8_kernel<true, false, NTT8_TILE_LOG_ALT>,
-	  (const void *)ntt8_kernel<true, true, NTT8_TILE_LOG_ALT>}},
-	{{(const void *)ntt8_kernel<false, false, NTT8_TILE_LOG>, (const void *)ntt8_kernel<false, true, NTT8_TILE_LOG>},
-	 {(const void *)ntt8_kernel<true, false, NTT8_TILE_LOG>, (const void *)ntt8_kernel<true, true, NTT8_TILE_LOG>}},
+// [Fr product is the parity one][tile_log == NTT8_TILE_LOG][dit][inverse]
+#define CUZK_NTT8_BY_DIR(PARITY, TILE_LOG)                                                                    \
+	{{(const void *)ntt8_kernel<false, false, TILE_LOG, PARITY>,                                           \
+	  (const void *)ntt8_kernel<false, true, TILE_LOG, PARITY>},                                           \
+	 {(const void *)ntt8_kernel<true, false, TILE_LOG, PARITY>, (const void *)ntt8_kernel<true, true, TILE_LOG, PARITY>}}
+const void *const ntt8_kernels[2][2][2][2] = {
+	{CUZK_NTT8_BY_DIR(false, NTT8_TILE_LOG_ALT), CUZK_NTT8_BY_DIR(false, NTT8_TILE_LOG)},
+	{CUZK_NTT8_BY_DIR(true, NTT8_TILE_LOG_ALT), CUZK_NTT8_BY_DIR(true, NTT8_TILE_LOG)},
 };
+#undef CUZK_NTT8_BY_DIR
 
 } // namespace
 
@@ -49,14 +50,15 @@ void ntt8_set_smem_limits()
 {
 	// Two or three blocks per SM need most of its shared memory: ask for
 	// the largest carveout rather than rely on the driver's choice.
-	for (const auto &by_dit : ntt8_kernels)
-		for (const auto &by_dir : by_dit)
-			for (const void *k : by_dir) {
-				CUDA_OK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize,
-							     (int)NTT8_SMEM_MAX));
-				CUDA_OK(cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout,
-							     (int)cudaSharedmemCarveoutMaxShared));
-			}
+	for (const auto &by_tile : ntt8_kernels)
+		for (const auto &by_dit : by_tile)
+			for (const auto &by_dir : by_dit)
+				for (const void *k : by_dir) {
+					CUDA_OK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize,
+								     (int)NTT8_SMEM_MAX));
+					CUDA_OK(cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout,
+								     (int)cudaSharedmemCarveoutMaxShared));
+				}
 }
 
 void ntt8_run(const ntt_tables_view &t, fr_t *out, const fr_t *in, unsigned log_n, ntt_dir dir,
@@ -72,8 +74,8 @@ void ntt8_run(const ntt_tables_view &t, fr_t *out, const fr_t *in, unsigned log_
 		const unsigned grid = tiles < cap ? tiles : cap;
 		const size_t smem = ntt8_smem_bytes(a);
 		void *args[] = {const_cast<ntt8_pass *>(&a)};
-		CUDA_OK(cudaLaunchKernel(ntt8_kernels[a.tile_log == NTT8_TILE_LOG][a.dit][a.inverse], dim3(grid),
-					 dim3(ntt8_threads(a)), args, smem, s));
+		const void *k = ntt8_kernels[t.ntt8_fr_parity][a.tile_log == NTT8_TILE_LOG][a.dit][a.inverse];
+		CUDA_OK(cudaLaunchKernel(k, dim3(grid), dim3(ntt8_threads(a)), args, smem, s));
 	}
 }
 

@@ -46,6 +46,7 @@ struct ntt_tables_view {
 	unsigned round_bits;             // radix-2 kernel: stages per register round (1..3)
 	ntt_impl impl;
 	unsigned ntt8_tile_log;          // radix-8 kernel: log2 of its tile (10 or 11)
+	bool ntt8_fr_parity;             // radix-8 kernel: its Fr product is fr_mul_lazy<true>
 };
 
 // A factor c · G^idx applied to each element; idx is the natural index of the

@@ -6,12 +6,14 @@
 #   tests/gpu/bench.sh BUILD_DIR OUT_DIR [ANCHOR_DIR]
 #
 #   1. G1 MSM 2^16/2^20/2^24/2^26 for each form of the field products named
-#      in $MSM_FORMS (default "call"; CUZK_MSM_FP, cuda/msm/fp_impl.cuh),
+#      in $MSM_FORMS (default "call lazy"; CUZK_MSM_FP, cuda/msm/fp_impl.cuh),
 #      G2 MSM 2^16/2^20/2^24 for each form in $MSM_G2_FORMS (default
-#      "call lazy": lazy is not yet timed, so it runs beside the default);
+#      "call lazy"): lazy is not yet timed, so it runs beside the default;
 #      per-phase device times in OUT_DIR/msm.log;
 #   2. Fr NTT 2^24/2^27 and coset 2^27 (`cuzk bench ntt`), for each
-#      $NTT_IMPLS (CUZK_NTT_IMPL; empty: the default only);
+#      $NTT_IMPLS (CUZK_NTT_IMPL; empty: the default only), and the radix-8
+#      kernel with each Fr product in $NTT_FR_FORMS beside the default's
+#      (default "parity": not yet timed; CUZK_NTT_FR, cuda/ntt/ntt.cuh);
 #   3. whole proofs, SRS resident (`cuzk bench prove --backend gpu`) at
 #      2^$PROVE_LOGS (default "16 20");
 #   4. the anchor (ANCHOR_DIR/run.sh: sppark's G1 MSM and Fr NTT), if given.
@@ -34,7 +36,7 @@ row() { printf '%-40s %s\n' "$1" "$2" | tee -a "$TABLE"; }
 # "G1 MSM 2^20: best 33.10 ms, median ..." -> "33.10"
 best_of() { sed -n 's/.*best \([0-9.]*\) ms.*/\1/p' | head -1; }
 
-for form in ${MSM_FORMS:-call}; do
+for form in ${MSM_FORMS:-call lazy}; do
 	for k in ${MSM_G1_LOGS:-16 20 24 26}; do
 		reps=5
 		[ "$k" -ge 26 ] && reps=3
@@ -62,6 +64,14 @@ for impl in ${NTT_IMPLS:-default}; do
 			CUZK_NTT_IMPL=$impl timeout 300 "$CUZK" bench ntt --backend gpu --log-size "$@" >"$log" 2>&1
 		fi
 		row "Fr NTT 2^$1${2:+ coset} ($impl)" "$(sed -n 's/^[a-z ]*ntt (device, median of [0-9]*) *\([0-9.]*\).*/\1 ms/p' "$log")"
+	done
+done
+for fr in ${NTT_FR_FORMS-parity}; do
+	for spec in "24" "27" "27 --coset"; do
+		set -- $spec
+		log=$OUT/ntt-fr-$fr-$1${2:+-coset}.log
+		CUZK_NTT_IMPL=radix8 CUZK_NTT_FR=$fr timeout 300 "$CUZK" bench ntt --backend gpu --log-size "$@" >"$log" 2>&1
+		row "Fr NTT 2^$1${2:+ coset} (radix8, Fr $fr)" "$(sed -n 's/^[a-z ]*ntt (device, median of [0-9]*) *\([0-9.]*\).*/\1 ms/p' "$log")"
 	done
 done
 

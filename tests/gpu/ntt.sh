@@ -8,7 +8,8 @@
 #   tests/gpu/ntt.sh BUILD_DIR [OUT_DIR [H_LOG]]
 #
 # Configurations: radix8 (2^11 tiles, two blocks per SM, the default),
-# radix8 with CUZK_NTT8_TILE_LOG=10 (2^10 tiles, three blocks per SM) and
+# radix8 with CUZK_NTT8_TILE_LOG=10 (2^10 tiles, three blocks per SM), each
+# also with its parity-layout Fr product (CUZK_NTT_FR=parity, ":p"), and
 # radix2.  Without a device it says "SKIP: no CUDA device" and exits 77.
 set -u
 B=${1:?usage: tests/gpu/ntt.sh BUILD_DIR [OUT_DIR [H_LOG]]}
@@ -18,12 +19,15 @@ mkdir -p "$OUT"
 RES=$OUT/ntt_bench.txt
 : >"$RES"
 failed=0
-CONFIGS="radix8:11 radix8:10 radix2:11"
+CONFIGS="radix8:11 radix8:10 radix8:11:p radix8:10:p radix2:11"
 
-run() {   # config, command...
+run() {   # config (impl:tile[:p]), command...
 	cfg=$1
 	shift
-	CUZK_NTT_IMPL=${cfg%:*} CUZK_NTT8_TILE_LOG=${cfg#*:} timeout 600 "$@"
+	impl=${cfg%%:*} rest=${cfg#*:}
+	fr=two-chain
+	[ "${rest#*:}" = p ] && fr=parity
+	CUZK_NTT_IMPL=$impl CUZK_NTT8_TILE_LOG=${rest%%:*} CUZK_NTT_FR=$fr timeout 600 "$@"
 }
 
 for cfg in $CONFIGS; do

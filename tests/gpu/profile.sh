@@ -9,9 +9,12 @@
 # WHAT (default: ntt msm-g1 msm-g2):
 #   ntt      the passes of one Fr NTT of 2^$NTT_LOG (default 27), natural
 #            order, and of one coset NTT (`cuzk bench ntt`): the first
-#            launches of the radix-8 kernel, i.e. the first transform;
+#            launches of the radix-8 kernel, i.e. the first transform, with
+#            each Fr product in $NTT_FR_FORMS (default "two-chain parity";
+#            CUZK_NTT_FR, cuda/ntt/ntt.cuh);
 #   msm-g1   the bucket accumulation of a G1 MSM of 2^$MSM_G1_LOG (default
-#            24) random scalars, one launch per form in $MSM_FORMS;
+#            24) random scalars, one launch per form in $MSM_FORMS
+#            (default "call lazy");
 #   msm-g2   the same for G2 at 2^$MSM_G2_LOG (default 22), per form in
 #            $MSM_G2_FORMS (default "call lazy"; CUZK_MSM_FP, cuda/msm/fp_impl.cuh).
 # One file per profile under OUT_DIR (ncu's details page), and OUT_DIR/
@@ -67,11 +70,14 @@ for w in $WHAT; do
 	case $w in
 	ntt)
 		k=${NTT_LOG:-27}
-		profile "ntt$k" ntt8 3 "$CUZK" bench ntt --backend gpu --log-size "$k"
-		profile "ntt$k-coset" ntt8 3 "$CUZK" bench ntt --backend gpu --log-size "$k" --coset
+		for fr in ${NTT_FR_FORMS:-two-chain parity}; do
+			profile "ntt$k-$fr" ntt8 3 env CUZK_NTT_FR="$fr" "$CUZK" bench ntt --backend gpu --log-size "$k"
+			profile "ntt$k-coset-$fr" ntt8 3 env CUZK_NTT_FR="$fr" "$CUZK" bench ntt --backend gpu \
+				--log-size "$k" --coset
+		done
 		;;
 	msm-g1)
-		for form in ${MSM_FORMS:-call}; do
+		for form in ${MSM_FORMS:-call lazy}; do
 			profile "msm-g1-${MSM_G1_LOG:-24}-$form" accumulate 1 \
 				env CUZK_MSM_FP="$form" "$MSM" --bench 1 "${MSM_G1_LOG:-24}" 1
 		done

@@ -7,7 +7,8 @@
 #
 # 1. cuda/test_gpu_ntt: GPU NTTs (all kinds, 2^1..2^20, and 2^21..2^NTT_MAX,
 #    default 22) and h against the CPU, with the radix-8 kernel (both tile
-#    sizes) and with the radix-2 one at each of its register-round widths;
+#    sizes, both forms of its Fr product) and with the radix-2 one at each
+#    of its register-round widths;
 # 2. the GPU MSM test, if the build has one, with each form of the field products;
 #    the GPU development setup's parameters == the CPU's
 #    (cuda/test_gpu_setup, 2^10..2^16, and `cuzk setup --backend gpu` ==
@@ -47,14 +48,20 @@ step "GPU NTT and h == CPU (2^1..2^$NTT_MAX), radix-8" ntt.log \
 	env CUZK_NTT_IMPL=radix8 "$B/cuda/test_gpu_ntt" --large "$NTT_MAX"
 step "GPU NTT and h == CPU (2^1..2^20), radix-8, 2^10 tiles" ntt-tile10.log \
 	env CUZK_NTT_IMPL=radix8 CUZK_NTT8_TILE_LOG=10 "$B/cuda/test_gpu_ntt"
+# The radix-8 kernel's parity-layout Fr product (CUZK_NTT_FR; ff/fr.cuh),
+# at both tile sizes.
+step "GPU NTT and h == CPU (2^1..2^$NTT_MAX), radix-8, Fr parity" ntt-fr-parity.log \
+	env CUZK_NTT_IMPL=radix8 CUZK_NTT_FR=parity "$B/cuda/test_gpu_ntt" --large "$NTT_MAX"
+step "GPU NTT and h == CPU (2^1..2^20), radix-8, Fr parity, 2^10 tiles" ntt-fr-parity-tile10.log \
+	env CUZK_NTT_IMPL=radix8 CUZK_NTT_FR=parity CUZK_NTT8_TILE_LOG=10 "$B/cuda/test_gpu_ntt"
 # The radix-2 kernel at each register-round width (a tuning knob) computes
 # the same.
 for rb in 1 2 3; do
 	step "GPU NTT and h == CPU (2^1..2^20), radix-2 rb $rb" "ntt-radix2-rb$rb.log" \
 		env CUZK_NTT_IMPL=radix2 CUZK_NTT_ROUND_BITS=$rb "$B/cuda/test_gpu_ntt"
 done
-# Every compiled form of the accumulations' field products (CUZK_MSM_FP;
-# cuda/msm/fp_impl.cuh; lazy is G2's own, G1 runs call under it).
+# Every compiled form of the accumulations' field products, G1's and G2's
+# (CUZK_MSM_FP; cuda/msm/fp_impl.cuh).
 for msm_test in "$B"/cuda/msm/test_gpu_msm "$B"/cuda/test_gpu_msm; do
 	[ -x "$msm_test" ] || continue
 	for form in call inline lazy; do
