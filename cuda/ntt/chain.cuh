@@ -44,7 +44,7 @@ void ntt_natural_with(const Run &run, const ntt_tables_view &t, fr_t *out, const
 	run(out, in, log_n, dir, ntt_order::natural_to_natural, pro, epi, ntt_quotient{});
 }
 
-// h for Groth16 (DESIGN.md, "The math"), on a, b, c of 2^log_n elements each,
+// h for Groth16 (docs/GROTH16.md, "The math"), on a, b, c of 2^log_n elements each,
 // in Montgomery form unless canonical.  Leaves h's coefficients in a in
 // bit-reversed order; b and c are clobbered.  Seven transforms and never a
 // permutation: iNTT natural -> bit-reversed (DIF), coset NTT bit-reversed ->

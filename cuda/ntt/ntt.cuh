@@ -141,7 +141,7 @@ void ntt8_set_smem_limits();
 void ntt_natural(const ntt_tables_view &t, fr_t *out, const fr_t *in, unsigned log_n, ntt_kind kind,
 		 cudaStream_t s);
 
-// h for Groth16 (DESIGN.md, "The math"), on a, b, c of 2^log_n elements each
+// h for Groth16 (docs/GROTH16.md, "The math"), on a, b, c of 2^log_n elements each
 // (zero-padded by the caller), in Montgomery form unless canonical.  Leaves
 // h's coefficients in a, in bit-reversed order (position p holds coefficient
 // bitrev(p)); b and c are clobbered.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-/* Huge-page policy for witness buffers (DESIGN.md: 8 GiB of 4 KiB shmem pages
- * cost 4.8 s of faults to fill, huge pages 1.3 s, and pin about twice as fast). */
+/* Huge-page policy for witness buffers (docs/GROTH16.md: 8 GiB of 4 KiB
+ * shmem pages cost 4.8 s of faults to fill, huge pages 1.3 s, and pin about
+ * twice as fast). */
 #include "client/pages.h"
 
 #include <stdio.h>

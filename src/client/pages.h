@@ -21,8 +21,8 @@ struct pages_env {
 void pages_probe(struct pages_env *ret, const char *root);
 
 /* From this witness size on, 4 KiB pages cost enough to warn about: about
- * 0.1 s more to fill, and slower pinning (DESIGN.md: 4.8 s against 1.3 s for
- * 8 GiB).  Below it the fallback is only an info line. */
+ * 0.1 s more to fill, and slower pinning (docs/GROTH16.md: 4.8 s against
+ * 1.3 s for 8 GiB).  Below it the fallback is only an info line. */
 #define CUZK_PAGES_WARN_BYTES (UINT64_C(256) << 20)
 
 /* The best page kind for a buffer of size bytes, and when it is not hugetlb

@@ -104,7 +104,7 @@ static int private_inputs(groth16_witness_view *v, fr_t **ret_copy, cuzk_error *
 	return 0;
 }
 
-/* The pairing check of DESIGN.md on the CPU, against the SRS's verifying
+/* The pairing check of docs/GROTH16.md on the CPU, against the SRS's verifying
  * key: a proof that does not verify (a witness rewritten during its proof,
  * a fault on the device) must not be delivered as a success.  Inputs in
  * the witness's form; the verifier takes Montgomery form. */

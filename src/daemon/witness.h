@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 /* One request's witness, received as an fd from a client: every check of
- * DESIGN.md's "Daemon rules", in order, each with its own error code:
+ * docs/GROTH16.md's "What the daemon checks", in order, each with its own
+ * error code:
  *   F_GETFL: open for reading                             CUZK_E_FD
  *   fstat: a regular file                                 CUZK_E_FD
  *   fstatfs: on tmpfs or hugetlbfs                        CUZK_E_FD

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 /* A synthetic circuit shaped like a Filecoin storage proof, for tests and
- * benchmarks of any size 2^k (DESIGN.md, "Real workloads").  Two shapes:
+ * benchmarks of any size 2^k (docs/GROTH16.md, "Real workloads").  Two shapes:
  *
  * GENCIRCUIT_SHAPE_BASIC (the default, what every test used first):
  * exactly 2^k prover constraints: 2^k − num_inputs circuit constraints plus
@@ -43,7 +43,7 @@
 #define GENCIRCUIT_DEFAULT_INPUTS 2   /* the constant 1 and one public input */
 #define GENCIRCUIT_POREP_INPUTS 328   /* a 32 GiB PoRep partition's, with the constant 1 */
 #define GENCIRCUIT_MAX_LOG 32
-/* Prover constraints of one 32 GiB PoRep partition (DESIGN.md). */
+/* Prover constraints of one 32 GiB PoRep partition (docs/GROTH16.md, "Real workloads"). */
 #define GENCIRCUIT_POREP_CONSTRAINTS UINT64_C(130278869)
 #define GENCIRCUIT_POREP_LOG 27
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Synthesis: an R1CS and a full assignment z = (1, inputs..., aux...) give
- * the prover's a, b, c and the density bitmaps (DESIGN.md, "Compatibility").
+ * the prover's a, b, c and the density bitmaps (docs/GROTH16.md, "Compatibility").
  *
  * a, b, c have num_constraints + num_inputs entries: the circuit's
  * constraints, then one per input i with a = z_i, b = 0, c = 0, the

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 /* bellperson's file formats: Parameters (VK + five queries), VerifyingKey
- * and proofs (DESIGN.md, "Compatibility").
+ * and proofs (docs/GROTH16.md, "Compatibility").
  *
  * Parameters file, no padding, integers big-endian:
  *   vk:   alpha_g1 (G1, 96 B), beta_g1 (G1), beta_g2 (G2, 192 B), gamma_g2 (G2),

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Radix-2 number-theoretic transforms over Fr, and the h polynomial of a
- * Groth16 proof (DESIGN.md, "The math").
+ * Groth16 proof (docs/GROTH16.md, "The math").
  *
  * Conventions (the GPU backend reproduces them bit for bit):
  *   - every vector is in natural order, Montgomery form, in place;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-/* The Groth16 prover on the CPU (DESIGN.md, "The math"). */
+/* The Groth16 prover on the CPU (docs/GROTH16.md, "The math"). */
 #ifndef CUZK_PROVER_PROVER_H
 #define CUZK_PROVER_PROVER_H
 
@@ -33,7 +33,7 @@ size_t groth16_domain_size(size_t n, unsigned *ret_log2);
  * h by NTTs (groth16_compute_h, ntt.h), then the MSMs h·H, aux·L, the A
  * query (every input, then aux filtered by a_aux_density), B in G1 and G2
  * (inputs filtered by b_input_density, then aux by b_aux_density), and the
- * assembly of DESIGN.md.  Secrets derived from r and s are scrubbed; the
+ * assembly of docs/GROTH16.md.  Secrets derived from r and s are scrubbed; the
  * caller owns and scrubs r and s.  Witness-dependent work (zeros skipped,
  * ones summed) is not constant-time, as in bellperson.  t may be NULL; its
  * spans are the NTTs, each query's MSM on the lane that ran it ("cpu", or
