@@ -49,6 +49,32 @@ CUZK_HD constexpr uint32_t ONE(int k)
 	     : k == 9 ? 0x5c071a97u : k == 10 ? 0xfa80e493u : 0x15f65ec3u;
 }
 
+// r = a + b left unreduced (add reduces it; a product that tolerates inputs
+// up to 2^384 takes it as it is): two reduced values sum below 2p < 2^382,
+// so no carry leaves limb 11.
+CUZK_HD void add_unreduced(uint32_t r[12], const uint32_t a[12], const uint32_t b[12])
+{
+	carry_chain c;
+	r[0] = c.add_cc(a[0], b[0]);
+CUZK_UNROLL
+	for (int j = 1; j < 11; j++)
+		r[j] = c.addc_cc(a[j], b[j]);
+	r[11] = c.addc(a[11], b[11]);
+}
+
+// h += p modulo 2^384 when mask is all ones, unchanged when it is 0: the
+// correction after a subtraction that wrapped (sub's a - b, and the high
+// half of the lazy Fp2 product's a0·b0 - a1·b1, where it adds p·2^384).
+CUZK_HD void add_p_masked(uint32_t h[12], uint32_t mask)
+{
+	carry_chain c;
+	h[0] = c.add_cc(h[0], P(0) & mask);
+CUZK_UNROLL
+	for (int j = 1; j < 11; j++)
+		h[j] = c.addc_cc(h[j], P(j) & mask);
+	h[11] = c.addc(h[11], P(11) & mask);
+}
+
 // r = t if t < p, else t - p (t < 2p).
 CUZK_HD void reduce_once(uint32_t r[12], const uint32_t t[12])
 {
@@ -158,12 +184,7 @@ CUZK_UNROLL
 CUZK_HD fp_t add(const fp_t &a, const fp_t &b)
 {
 	uint32_t t[12];
-	carry_chain c;
-	t[0] = c.add_cc(a.v[0], b.v[0]);
-CUZK_UNROLL
-	for (int j = 1; j < 11; j++)
-		t[j] = c.addc_cc(a.v[j], b.v[j]);
-	t[11] = c.addc(a.v[11], b.v[11]);   // a + b < 2p < 2^382: no carry out
+	fp_detail::add_unreduced(t, a.v, b.v);   // a + b < 2p < 2^382: no carry out
 	fp_t r;
 	fp_detail::reduce_once(r.v, t);
 	return r;
@@ -173,20 +194,13 @@ CUZK_HD fp_t dbl(const fp_t &a) { return add(a, a); }
 
 CUZK_HD fp_t sub(const fp_t &a, const fp_t &b)
 {
-	uint32_t t[12];
+	fp_t r;
 	carry_chain c;
-	t[0] = c.sub_cc(a.v[0], b.v[0]);
+	r.v[0] = c.sub_cc(a.v[0], b.v[0]);
 CUZK_UNROLL
 	for (int j = 1; j < 12; j++)
-		t[j] = c.subc_cc(a.v[j], b.v[j]);
-	uint32_t mask = c.subc(0, 0);   // all ones when a < b: add p back
-	fp_t r;
-	carry_chain c2;
-	r.v[0] = c2.add_cc(t[0], fp_detail::P(0) & mask);
-CUZK_UNROLL
-	for (int j = 1; j < 11; j++)
-		r.v[j] = c2.addc_cc(t[j], fp_detail::P(j) & mask);
-	r.v[11] = c2.addc(t[11], fp_detail::P(11) & mask);
+		r.v[j] = c.subc_cc(a.v[j], b.v[j]);
+	fp_detail::add_p_masked(r.v, c.subc(0, 0));   // all ones when a < b: add p back
 	return r;
 }
 
@@ -242,18 +256,6 @@ CUZK_UNROLL
 }
 
 namespace fp_detail {
-// r = a + b left unreduced, for a product that tolerates inputs up to 2^384:
-// two reduced values sum below 2p < 2^382, so no carry leaves limb 11.
-CUZK_HD void add_unreduced(uint32_t r[12], const uint32_t a[12], const uint32_t b[12])
-{
-	carry_chain c;
-	r[0] = c.add_cc(a[0], b[0]);
-CUZK_UNROLL
-	for (int j = 1; j < 11; j++)
-		r[j] = c.addc_cc(a[j], b[j]);
-	r[11] = c.addc(a[11], b[11]);
-}
-
 // The 768-bit products of the lazy Fp2 product and the lazy form's Fp
 // product, in the parity layout of ff/parity.cuh (no limb renamed, so
 // every partial product lands on an aligned register pair; mul's shifted

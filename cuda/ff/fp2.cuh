@@ -68,19 +68,6 @@ CUZK_FP2_COLD fp2_t sqr(const fp2_t &a)
 // reduced, the same bytes as the Karatsuba form (which the host test
 // checks).  p·R ≡ 0 mod p, so the correction changes nothing mod p, and
 // every 768-bit value above is below p·R < 2^765: 24 limbs suffice.
-namespace fp2_detail {
-// h += p where mask is all ones, modulo 2^384: adds p·R to a 768-bit value
-// whose low half is left alone.
-CUZK_HD void add_p_masked(uint32_t h[12], uint32_t mask)
-{
-	carry_chain c;
-	h[0] = c.add_cc(h[0], fp_detail::P(0) & mask);
-CUZK_UNROLL
-	for (int j = 1; j < 11; j++)
-		h[j] = c.addc_cc(h[j], fp_detail::P(j) & mask);
-	h[11] = c.addc(h[11], fp_detail::P(11) & mask);
-}
-} // namespace fp2_detail
 
 CUZK_HD fp2_t mul_lazy(const fp2_t &a, const fp2_t &b)
 {
@@ -91,7 +78,7 @@ CUZK_HD fp2_t mul_lazy(const fp2_t &a, const fp2_t &b)
 	fp_detail::add_unreduced(sb, b.c0.v, b.c1.v);
 	fp_detail::mul_wide(t2, sa, sb);
 	fp2_t r;
-	fp2_detail::add_p_masked(d + 12, fp_detail::sub_wide(d, t0, t1));
+	fp_detail::add_p_masked(d + 12, fp_detail::sub_wide(d, t0, t1));
 	fp_detail::redc_parity(r.c0.v, d, d + 12);
 	// a0·b1 + a1·b0 >= 0: neither subtraction wraps
 	(void)fp_detail::sub_wide(t2, t2, t0);
