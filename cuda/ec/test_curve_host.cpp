@@ -487,9 +487,7 @@ template <class F, class HJ, class HA> void check_forms(const group<F, HJ, HA> &
 			g.add_affine(&want, &want, &q);
 		}
 		const cuzk::xyzz_t<F> c = bucket_run<cuzk::fp_form::call>(pts, seq, g.one);
-		const cuzk::xyzz_t<F> in = bucket_run<cuzk::fp_form::inline_>(pts, seq, g.one);
 		const cuzk::xyzz_t<F> lz = bucket_run<cuzk::fp_form::lazy>(pts, seq, g.one);
-		CHECK_MSG(std::memcmp(&c, &in, sizeof c) == 0, "%s bucket run %d: call != inline", g.name, run);
 		CHECK_MSG(std::memcmp(&c, &lz, sizeof c) == 0, "%s bucket run %d: call != lazy", g.name, run);
 		HJ got = to_host<HJ>(cuzk::to_jacobian(lz));
 		CHECK_MSG(g.eq(&got, &want), "%s bucket run %d (lazy) against the CPU", g.name, run);

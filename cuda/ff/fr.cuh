@@ -210,8 +210,9 @@ CUZK_UNROLL
 } // namespace fr_detail
 
 // The products below take PARITY: with mont_mul_parity instead of
-// mont_mul, the same bytes (cuda/ff/test_fr_host.cpp); the radix-8 NTT
-// takes either ($CUZK_NTT_FR), everything else the default.
+// mont_mul, the same bytes (cuda/ff/test_fr_host.cpp).  The radix-8 NTT
+// takes the parity form (1.32x faster at 2^27 on the H200, docs/BENCHMARKS.md),
+// everything else the default.
 namespace fr_detail {
 template <bool PARITY> CUZK_HD void mont(uint32_t out[8], const uint32_t a[8], const uint32_t b[8])
 {

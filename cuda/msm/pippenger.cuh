@@ -256,14 +256,12 @@ template <class F> __device__ __forceinline__ affine_t<F> load_affine(const uint
 }
 
 
-// The arithmetic type of the reduction kernels: for G1 the out-of-line Fp
-// product (inlined, a dozen products per addition overflow the instruction
-// cache); for G2 Fp2, whose products are out of line already.
+// The arithmetic type of the reduction kernels: the field in the lazy form
+// (msm/fp_impl.cuh: out-of-line products, inlined a dozen products per
+// addition overflow the instruction cache; the parity layout; for G2 the
+// Fp2 product with two reductions).
 template <class F> struct reduce_arith {
-	using type = F;
-};
-template <> struct reduce_arith<fp_t> {
-	using type = fx_t<fp_t, fp_form::call>;
+	using type = fx_t<F, fp_form::lazy>;
 };
 template <class A, class F> __device__ __forceinline__ xyzz_t<A> *as_arith(xyzz_t<F> *p)
 {
@@ -406,10 +404,8 @@ using accumulate_fn = void (*)(const uint4 *, const uint32_t *, const uint32_t *
 // The accumulation of each curve in each form of its field (msm/fp_impl.cuh),
 // one translation unit each (msm_g*_fp_*.cu) so that they compile side by side.
 template <class F, fp_form M> accumulate_fn<F> accumulate_in();
-template <> accumulate_fn<fp_t> accumulate_in<fp_t, fp_form::inline_>();
 template <> accumulate_fn<fp_t> accumulate_in<fp_t, fp_form::call>();
 template <> accumulate_fn<fp_t> accumulate_in<fp_t, fp_form::lazy>();
-template <> accumulate_fn<fp2_t> accumulate_in<fp2_t, fp_form::inline_>();
 template <> accumulate_fn<fp2_t> accumulate_in<fp2_t, fp_form::call>();
 template <> accumulate_fn<fp2_t> accumulate_in<fp2_t, fp_form::lazy>();
 #define CUZK_MSM_ACCUMULATE_IN(F, form)                                                               \
@@ -418,33 +414,25 @@ template <> accumulate_fn<fp2_t> accumulate_in<fp2_t, fp_form::lazy>();
 		return &accumulate<F, fx_t<F, fp_form::form>>;                                        \
 	}
 
-// $CUZK_MSM_FP: call (the default), inline or lazy.
+// $CUZK_MSM_FP: lazy (the default) or call.
 inline fp_form form_from_env()
 {
 	const char *e = getenv("CUZK_MSM_FP");
-	if (!e || !*e || !strcmp(e, "call"))
-		return fp_form::call;
-	if (!strcmp(e, "inline"))
-		return fp_form::inline_;
-	if (!strcmp(e, "lazy"))
+	if (!e || !*e || !strcmp(e, "lazy"))
 		return fp_form::lazy;
-	gpu_fail(CUZK_E_INVAL, "CUZK_MSM_FP=%s: expected call, inline or lazy", e);
+	if (!strcmp(e, "call"))
+		return fp_form::call;
+	gpu_fail(CUZK_E_INVAL, "CUZK_MSM_FP=%s: expected lazy or call", e);
 }
 
 // The accumulation in the form $CUZK_MSM_FP names (G1 and G2 alike).
 template <class F> accumulate_fn<F> pick_accumulate()
 {
-	switch (form_from_env()) {
-	case fp_form::inline_:
-		return accumulate_in<F, fp_form::inline_>();
-	case fp_form::lazy:
-		return accumulate_in<F, fp_form::lazy>();
-	default:
+	if (form_from_env() == fp_form::call)
 		return accumulate_in<F, fp_form::call>();
-	}
+	return accumulate_in<F, fp_form::lazy>();
 }
 
-// Chunk j (j > 0) continues the bucket its predecessor ended with.
 __device__ __forceinline__ bool chunk_continues(const uint32_t *keys, size_t npairs, size_t per, uint32_t nbuckets,
 						size_t j)
 {

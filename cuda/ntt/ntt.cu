@@ -229,6 +229,18 @@ bool env_choice(const char *name, const char *off, const char *on)
 	gpu_fail(CUZK_E_INVAL, "%s is \"%s\": it must be %s or %s", name, env, off, on);
 }
 
+// $CUZK_NTT8_SHAPE: one of NTT8_SHAPES by name, the first if unset.
+ntt8_shape ntt8_shape_from_env()
+{
+	const char *env = getenv("CUZK_NTT8_SHAPE");
+	if (!env || !*env)
+		return NTT8_SHAPES[0];
+	for (const ntt8_shape &sh : NTT8_SHAPES)
+		if (!strcmp(env, sh.name))
+			return sh;
+	gpu_fail(CUZK_E_INVAL, "CUZK_NTT8_SHAPE is \"%s\": it must be 11x2, 10x3 or 10x4", env);
+}
+
 // A launch grid of at most cap blocks per SM for `work` blocks of work.
 unsigned grid_for(uint32_t work, unsigned cap)
 {
@@ -336,8 +348,7 @@ void ntt_tables::build(vram_budget &budget, cudaStream_t s)
 		if (env[0] >= '1' && env[0] <= '3' && !env[1])
 			view_.round_bits = (unsigned)(env[0] - '0');
 	view_.impl = env_choice("CUZK_NTT_IMPL", "radix8", "radix2") ? ntt_impl::radix2 : ntt_impl::radix8;
-	view_.ntt8_tile_log = env_choice("CUZK_NTT8_TILE_LOG", "11", "10") ? NTT8_TILE_LOG_ALT : NTT8_TILE_LOG;
-	view_.ntt8_fr_parity = env_choice("CUZK_NTT_FR", "two-chain", "parity");
+	view_.ntt8 = ntt8_shape_from_env();
 	view_.inv_m = inv_m;
 	view_.z_inv_m = z_inv_m;
 	view_.r2_inv_m = r2_inv_m;

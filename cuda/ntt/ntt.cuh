@@ -37,18 +37,18 @@
 //   the scheduler interleaves.
 // - Register budget: eight Fr are 64 registers, one product ~40 more; 256
 //   threads per block and two blocks per SM cap a thread at 128, which holds
-//   them without spills (ptxas -v, see docs/BENCHMARKS.md).  Sixteen warps
-//   per SM, each with four independent products per stage, cover the
-//   multiply latency; more blocks would need fewer registers than the data.
-//   Left alone ptxas takes ~150 (two products in flight), so a second block
-//   shape, 128 threads and three blocks per SM at up to 168 registers, is
-//   built too ($CUZK_NTT8_TILE_LOG=10) to measure which feeds the SM better.
-// - The Fr product comes in two forms of the same bytes, each kernel built
-//   with both, $CUZK_NTT_FR picking one at open: two-chain (fr_mul_lazy, the
-//   default: each 32x32 product one multiply whose halves two chains add,
-//   416 SASS instructions out of line) and parity (fr_mul_lazy<true>:
-//   every product one multiply-add into an aligned register pair, 191;
-//   not yet timed).  Counts per kernel in docs/BENCHMARKS.md.
+//   them (ptxas -v, see docs/BENCHMARKS.md).  Sixteen warps per SM, each
+//   with four independent products per stage, cover the multiply latency;
+//   more blocks would need fewer registers than the data.  Left alone ptxas
+//   takes ~150 (two products in flight), so other block shapes are built
+//   too (2^10-element tiles of 128 threads, three blocks per SM at up to 168
+//   registers or four at 128; $CUZK_NTT8_SHAPE, ntt/radix8.cuh) to measure
+//   which feeds the SM better.
+// - The Fr product is the parity one (fr_mul_lazy<true>: every 32x32
+//   product one multiply-add into an aligned register pair, 191 SASS
+//   instructions out of line, against 416 for the two-chain form the other
+//   kernels use; the radix-8 kernel went from 64.6 to 48.8 ms at 2^27 with
+//   it, docs/BENCHMARKS.md).
 // - Shared memory is word-major (8 planes of 32-bit words) with an XOR
 //   swizzle (ntt8_swizzle) that makes every round's accesses free of bank
 //   conflicts, including the round on the lowest row bits, whose lanes are
@@ -114,8 +114,7 @@ class ntt_tables {
 public:
 	ntt_tables() = default;
 	// Reserves and fills the tables (about 20 MiB) on the current device,
-	// and reads $CUZK_NTT_IMPL, $CUZK_NTT_ROUND_BITS, $CUZK_NTT8_TILE_LOG and
-	// $CUZK_NTT_FR.
+	// and reads $CUZK_NTT_IMPL, $CUZK_NTT_ROUND_BITS and $CUZK_NTT8_SHAPE.
 	void build(vram_budget &budget, cudaStream_t s);
 	const ntt_tables_view &view() const { return view_; }
 };

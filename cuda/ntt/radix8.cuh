@@ -29,18 +29,20 @@
 
 namespace cuzk {
 
-// 2^11 elements per tile: 64 KiB of shared memory, 256 threads of 8, two
-// blocks per SM (65536 registers / (2 x 256) = 128 a thread, which holds
-// eight Fr and one product without spilling).  The alternative, 2^10 by 128
-// threads, three blocks per SM, gives a thread 168 registers (the kernel
-// takes ~155 then: two products in flight) for 12 warps instead of 16;
-// $CUZK_NTT8_TILE_LOG=10 picks it, to measure.
+// Block shapes ($CUZK_NTT8_SHAPE picks one at open, the first by default):
+// 11x2: 2^11 elements per tile, 64 KiB of shared memory, 256 threads of 8,
+//       two blocks per SM (65536 registers / (2 x 256) = 128 a thread, which
+//       holds eight Fr and one product);
+// 10x3: 2^10 by 128 threads, three blocks per SM: up to 168 registers a
+//       thread (two products in flight) for 12 warps instead of 16;
+// 10x4: 2^10 by 128 threads, four blocks per SM at 128 registers: 16 warps
+//       as 11x2, in blocks half as large (a barrier holds fewer warps).
+// Measured on one H200 (2026-12-01, 2^27 forward / coset): 11x2 48.7 / 54.4
+// ms, 10x3 53.2 / 59.8, 10x4 50.5 / 57.1 (docs/BENCHMARKS.md).
 constexpr unsigned NTT8_TILE_LOG = 11;
 constexpr unsigned NTT8_TILE_LOG_ALT = 10;
-CUZK_HD constexpr unsigned ntt8_blocks_per_sm(unsigned tile_log)
-{
-	return tile_log == NTT8_TILE_LOG ? 2 : 3;
-}
+constexpr ntt8_shape NTT8_SHAPES[] = {{NTT8_TILE_LOG, 2, "11x2"}, {NTT8_TILE_LOG_ALT, 3, "10x3"},
+				      {NTT8_TILE_LOG_ALT, 4, "10x4"}};
 // Largest pass: 10 bits (2^28 = 10 + 9 + 9); its roots, ω_1024^j for
 // j < 1024, are 32 KiB of shared memory beside the tile.
 constexpr unsigned NTT8_PASS_MAX = 10;
@@ -55,7 +57,7 @@ struct ntt8_pass {
 	fr_t *out;
 	const fr_t *in;
 	unsigned log_n, lo, k, cols_log;
-	unsigned tile_log;         // NTT8_TILE_LOG or NTT8_TILE_LOG_ALT: the kernel's block shape
+	unsigned tile_log;         // NTT8_TILE_LOG or NTT8_TILE_LOG_ALT: the kernel's tile
 	bool dit;                  // bottom-up stages (bit-reversed in, natural out)
 	bool inverse;              // the roots are ω^-1
 	bool gather;               // the element at position pos comes from in[bitrev(pos)]
@@ -234,7 +236,7 @@ CUZK_HD ntt8_slot ntt8_slot_of(const ntt8_pass &a, unsigned R, unsigned b0, unsi
 // bit-reversed out; DIT bottom-up with (x, y) -> (x + w·y, x - w·y), the
 // transpose.  Stage ls's roots are ω_{2^(ls+1)}^j, j < 2^ls: 1, ω_4, ω_8,
 // ω_8^3, compile-time constants (5 products for R = 3).
-template <bool DIT, bool INV, int R, bool PARITY>
+template <bool DIT, bool INV, int R>
 CUZK_HD void ntt8_dft(fr_t *x)
 {
 CUZK_UNROLL
@@ -249,13 +251,13 @@ CUZK_UNROLL
 			const bool trivial = j == 0;
 			const fr_t w = trivial ? fr_zero() : fr_root_8(j << (2 - ls), INV);
 			if (DIT) {
-				const fr_t y = trivial ? x[i2] : fr_mul_lazy<PARITY>(x[i2], w);
+				const fr_t y = trivial ? x[i2] : fr_mul_lazy<true>(x[i2], w);
 				x[i2] = fr_sub_lazy(x[i], y);
 				x[i] = fr_add_lazy(x[i], y);
 			} else {
 				const fr_t d = fr_sub_lazy(x[i], x[i2]);
 				x[i] = fr_add_lazy(x[i], x[i2]);
-				x[i2] = trivial ? d : fr_mul_lazy<PARITY>(d, w);
+				x[i2] = trivial ? d : fr_mul_lazy<true>(d, w);
 			}
 		}
 	}
@@ -276,47 +278,47 @@ CUZK_HD constexpr unsigned ntt8_bitrev_c(unsigned i, int bits)
 // immediates and the seven twiddles are one product each at the end (or the
 // start), which keeps fewer values live than twiddles inside the stages.  In
 // the round on the lowest bits beta = 0 and only the DFT is left.
-template <bool DIT, bool INV, int R, bool PARITY>
+template <bool DIT, bool INV, int R>
 CUZK_HD void ntt8_group(fr_t *x, const fr_t *roots, unsigned k, unsigned b0, unsigned beta)
 {
 	if (!DIT)
-		ntt8_dft<false, INV, R, PARITY>(x);
+		ntt8_dft<false, INV, R>(x);
 	if (b0) {
 		const unsigned shift = k - R - b0;
 CUZK_UNROLL
 		for (unsigned i = 1; i < (1u << R); i++)
-			x[i] = fr_mul_lazy<PARITY>(x[i], ntt_load(roots + ((beta * ntt8_bitrev_c(i, R)) << shift)));
+			x[i] = fr_mul_lazy<true>(x[i], ntt_load(roots + ((beta * ntt8_bitrev_c(i, R)) << shift)));
 	}
 	if (DIT)
-		ntt8_dft<true, INV, R, PARITY>(x);
+		ntt8_dft<true, INV, R>(x);
 }
 
 // The factors on the way in: quotient, prologue, boundary twiddle.  Values
 // are lazy from here on: every product's second factor is a reduced table
 // entry or constant, so any 256-bit first factor gives a result below 2r.
-template <bool PARITY> CUZK_HD fr_t ntt8_pre(const ntt8_pass &a, uint32_t pos, fr_t x)
+CUZK_HD fr_t ntt8_pre(const ntt8_pass &a, uint32_t pos, fr_t x)
 {
 	if (a.quot.b) {
-		x = fr_mul_lazy<PARITY>(x, ntt_load(a.quot.b + pos));
+		x = fr_mul_lazy<true>(x, ntt_load(a.quot.b + pos));
 		x = fr_sub_lazy(x, ntt_load(a.quot.c + pos));
 	}
 	if (a.pro.p_lo) {
 		const uint32_t idx = a.pro.bitrev_index ? ntt_bitrev(pos, a.log_n) : pos;
-		x = fr_mul_lazy<PARITY>(x, ntt_load(a.pro.p_lo + (idx & NTT_TW_MASK)));
-		x = fr_mul_lazy<PARITY>(x, ntt_load(a.pro.p_hi + (idx >> NTT_TW_BITS)));
+		x = fr_mul_lazy<true>(x, ntt_load(a.pro.p_lo + (idx & NTT_TW_MASK)));
+		x = fr_mul_lazy<true>(x, ntt_load(a.pro.p_hi + (idx >> NTT_TW_BITS)));
 	}
 	if (a.pro.cst)
-		x = fr_mul_lazy<PARITY>(x, ntt_load(a.pro.cst));
+		x = fr_mul_lazy<true>(x, ntt_load(a.pro.cst));
 	if (a.tw_k) {
 		const unsigned S_log = a.tw_lo + a.tw_k;
 		const uint32_t i_lo = pos & ((1u << a.tw_lo) - 1);
 		const uint32_t e = i_lo * ntt_bitrev((pos >> a.tw_lo) & ((1u << a.tw_k) - 1), a.tw_k);
 		if (S_log <= NTT_DIRECT_LOG) {
-			x = fr_mul_lazy<PARITY>(x, ntt_load(a.w_direct + (e << (NTT_DIRECT_LOG - S_log))));
+			x = fr_mul_lazy<true>(x, ntt_load(a.w_direct + (e << (NTT_DIRECT_LOG - S_log))));
 		} else {
 			const uint32_t e28 = e << (NTT_LOG_MAX - S_log);
-			x = fr_mul_lazy<PARITY>(x, ntt_load(a.w_lo + (e28 & NTT_TW_MASK)));
-			x = fr_mul_lazy<PARITY>(x, ntt_load(a.w_hi + (e28 >> NTT_TW_BITS)));
+			x = fr_mul_lazy<true>(x, ntt_load(a.w_lo + (e28 & NTT_TW_MASK)));
+			x = fr_mul_lazy<true>(x, ntt_load(a.w_hi + (e28 >> NTT_TW_BITS)));
 		}
 	}
 	return x;
@@ -328,15 +330,15 @@ CUZK_HD bool ntt8_has_pre(const ntt8_pass &a)
 }
 
 // The factors on the way out of the last pass, and the full reduction.
-template <bool PARITY> CUZK_HD fr_t ntt8_post(const ntt8_pass &a, uint32_t pos, fr_t x)
+CUZK_HD fr_t ntt8_post(const ntt8_pass &a, uint32_t pos, fr_t x)
 {
 	if (a.epi.p_lo) {
 		const uint32_t idx = a.epi.bitrev_index ? ntt_bitrev(pos, a.log_n) : pos;
-		x = fr_mul_lazy<PARITY>(x, ntt_load(a.epi.p_lo + (idx & NTT_TW_MASK)));
-		x = fr_mul_lazy<PARITY>(x, ntt_load(a.epi.p_hi + (idx >> NTT_TW_BITS)));
+		x = fr_mul_lazy<true>(x, ntt_load(a.epi.p_lo + (idx & NTT_TW_MASK)));
+		x = fr_mul_lazy<true>(x, ntt_load(a.epi.p_hi + (idx >> NTT_TW_BITS)));
 	}
 	if (a.epi.cst)
-		x = fr_mul_lazy<PARITY>(x, ntt_load(a.epi.cst));
+		x = fr_mul_lazy<true>(x, ntt_load(a.epi.cst));
 	return a.last ? fr_reduce(x) : x;
 }
 
@@ -352,7 +354,6 @@ CUZK_HD void ntt8_fill_roots(const ntt8_pass &a, fr_t *roots, unsigned tid, unsi
 // round (all loads issued before any use, then the per-element factors
 // applied in a loop that is not unrolled, through the thread's own
 // shared-memory slots, to keep the code small), else from shared memory.
-template <bool PARITY>
 CUZK_HD void ntt8_get(const ntt8_pass &a, uint32_t tile, bool first, unsigned R, unsigned b0, unsigned tid,
 		      uint32_t *sm, fr_t x[8])
 {
@@ -376,7 +377,7 @@ CUZK_UNROLL
 CUZK_ROLLED
 	for (unsigned s = 0; s < 8; s++) {
 		const unsigned e = ntt8_slot_of(a, R, b0, tid, s).e;
-		ntt8_sm_put(sm, E, e, ntt8_pre<PARITY>(a, ntt8_pos(a, tile, e), ntt8_sm_get(sm, E, e)));
+		ntt8_sm_put(sm, E, e, ntt8_pre(a, ntt8_pos(a, tile, e), ntt8_sm_get(sm, E, e)));
 	}
 CUZK_UNROLL
 	for (unsigned s = 0; s < 8; s++)
@@ -387,7 +388,6 @@ CUZK_UNROLL
 // they came from (no other thread reads those until the barrier), or in the
 // last round to global memory, with the epilogue applied in a loop that is
 // not unrolled when there is one.
-template <bool PARITY>
 CUZK_HD void ntt8_put(const ntt8_pass &a, uint32_t tile, bool final_round, unsigned R, unsigned b0, unsigned tid,
 		      uint32_t *sm, const fr_t x[8])
 {
@@ -402,7 +402,7 @@ CUZK_ROLLED
 		for (unsigned s = 0; s < 8; s++) {
 			const unsigned e = ntt8_slot_of(a, R, b0, tid, s).e;
 			const uint32_t pos = ntt8_pos(a, tile, e);
-			ntt_store(a.out + pos, ntt8_post<PARITY>(a, pos, ntt8_sm_get(sm, E, e)));
+			ntt_store(a.out + pos, ntt8_post(a, pos, ntt8_sm_get(sm, E, e)));
 		}
 		return;
 	}
@@ -413,20 +413,18 @@ CUZK_UNROLL
 	}
 }
 
-template <bool DIT, bool INV, int R, bool PARITY>
+template <bool DIT, bool INV, int R>
 CUZK_HD void ntt8_groups(const ntt8_pass &a, unsigned b0, unsigned tid, const fr_t *roots, fr_t x[8])
 {
 CUZK_UNROLL
 	for (unsigned q = 0; q < (8u >> R); q++)
-		ntt8_group<DIT, INV, R, PARITY>(x + (q << R), roots, a.k, b0, ntt8_slot_of(a, R, b0, tid, q << R).base_low);
+		ntt8_group<DIT, INV, R>(x + (q << R), roots, a.k, b0, ntt8_slot_of(a, R, b0, tid, q << R).base_low);
 }
 
 // Round rd of one tile for thread tid: everything one thread does between two
 // barriers of its block.  Rounds run DIF top-down (the partial round, if any,
-// first) and DIT bottom-up.  PARITY: every Fr product in the parity layout
-// (ff/fr.cuh; the same bytes, fewer instructions, not yet timed), which
-// $CUZK_NTT_FR picks at open (ntt/ntt.cu); else the two-chain one.
-template <bool DIT, bool INV, bool PARITY>
+// first) and DIT bottom-up.
+template <bool DIT, bool INV>
 CUZK_HD void ntt8_phase(const ntt8_pass &a, uint32_t tile, unsigned rd, unsigned tid, const fr_t *roots,
 			uint32_t *sm)
 {
@@ -434,14 +432,14 @@ CUZK_HD void ntt8_phase(const ntt8_pass &a, uint32_t tile, unsigned rd, unsigned
 	const unsigned b0 = 3 * (DIT ? rd : rounds - 1 - rd);
 	const unsigned R = a.k - b0 < 3 ? a.k - b0 : 3;
 	fr_t x[8];
-	ntt8_get<PARITY>(a, tile, rd == 0, R, b0, tid, sm, x);
+	ntt8_get(a, tile, rd == 0, R, b0, tid, sm, x);
 	if (R == 3)
-		ntt8_groups<DIT, INV, 3, PARITY>(a, b0, tid, roots, x);
+		ntt8_groups<DIT, INV, 3>(a, b0, tid, roots, x);
 	else if (R == 2)
-		ntt8_groups<DIT, INV, 2, PARITY>(a, b0, tid, roots, x);
+		ntt8_groups<DIT, INV, 2>(a, b0, tid, roots, x);
 	else
-		ntt8_groups<DIT, INV, 1, PARITY>(a, b0, tid, roots, x);
-	ntt8_put<PARITY>(a, tile, rd == rounds - 1, R, b0, tid, sm, x);
+		ntt8_groups<DIT, INV, 1>(a, b0, tid, roots, x);
+	ntt8_put(a, tile, rd == rounds - 1, R, b0, tid, sm, x);
 }
 
 } // namespace cuzk

@@ -35,6 +35,13 @@ enum class ntt_kind { forward, inverse, coset_forward, coset_inverse };
 // per stage) or the radix-8 one (eight elements per thread, ntt/radix8.cuh).
 enum class ntt_impl { radix2, radix8 };
 
+// A block shape of the radix-8 kernel: tiles of 2^tile_log elements, one
+// thread per 8 of them, `blocks` blocks per SM (ntt/radix8.cuh).
+struct ntt8_shape {
+	unsigned tile_log, blocks;
+	const char *name;   // as $CUZK_NTT8_SHAPE spells it
+};
+
 // Device tables shared by every NTT on one device (read-only after set-up).
 struct ntt_tables_view {
 	const fr_t *w_lo[2], *w_hi[2];   // [dir] ω^(±j), ω^(±j·2^14), ω = ω_{2^28}
@@ -45,8 +52,7 @@ struct ntt_tables_view {
 	const fr_t *r2_inv_m;            // [log_n] R^2/m (into Montgomery form, and 1/m)
 	unsigned round_bits;             // radix-2 kernel: stages per register round (1..3)
 	ntt_impl impl;
-	unsigned ntt8_tile_log;          // radix-8 kernel: log2 of its tile (10 or 11)
-	bool ntt8_fr_parity;             // radix-8 kernel: its Fr product is fr_mul_lazy<true>
+	ntt8_shape ntt8;                 // radix-8 kernel: its block shape
 };
 
 // A factor c · G^idx applied to each element; idx is the natural index of the

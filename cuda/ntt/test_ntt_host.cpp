@@ -5,9 +5,8 @@
 // bit: every kind at one, two and three passes (three at small sizes through
 // a smaller pass limit), the two-table boundary twiddle at 2^19, h against
 // groth16_compute_h in Montgomery and canonical form, threads run in both
-// orders (a phase that read another thread's slots would differ), each with
-// both forms of the Fr product ($CUZK_NTT_FR), and the shared-memory swizzle
-// free of bank conflicts.  Runs in every build.
+// orders (a phase that read another thread's slots would differ), and the
+// shared-memory swizzle free of bank conflicts.  Runs in every build.
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -91,10 +90,9 @@ struct host_tables {
 };
 
 bool g_reverse_threads;
-bool g_parity;   // the kernels with the parity-layout Fr product ($CUZK_NTT_FR=parity)
 
 // One pass as the device runs it: every tile, every round, every thread.
-template <bool DIT, bool INV, bool PARITY> void emulate_pass(const cuzk::ntt8_pass &a)
+template <bool DIT, bool INV> void emulate_pass(const cuzk::ntt8_pass &a)
 {
 	std::vector<dfr> roots(1u << a.k);
 	std::vector<uint32_t> sm(8u << (a.k + a.cols_log));
@@ -103,7 +101,7 @@ template <bool DIT, bool INV, bool PARITY> void emulate_pass(const cuzk::ntt8_pa
 	for (uint32_t tile = 0; tile < cuzk::ntt8_tiles(a); tile++)
 		for (unsigned rd = 0; rd < cuzk::ntt8_rounds(a.k); rd++)
 			for (unsigned i = 0; i < n; i++)
-				cuzk::ntt8_phase<DIT, INV, PARITY>(a, tile, rd, g_reverse_threads ? n - 1 - i : i, roots.data(),
+				cuzk::ntt8_phase<DIT, INV>(a, tile, rd, g_reverse_threads ? n - 1 - i : i, roots.data(),
 							   sm.data());
 }
 
@@ -117,16 +115,12 @@ struct host_run {
 		cuzk::ntt8_pass p[3];
 		const unsigned P = cuzk::ntt8_plan(p, t, out, in, log_n, dir, order, pro, epi, quot, tile_log, max_pass);
 		for (unsigned i = 0; i < P; i++) {
-			const unsigned sel = (g_parity ? 4 : 0) + (p[i].dit ? 2 : 0) + (p[i].inverse ? 1 : 0);
+			const unsigned sel = (p[i].dit ? 2 : 0) + (p[i].inverse ? 1 : 0);
 			switch (sel) {
-			case 0: emulate_pass<false, false, false>(p[i]); break;
-			case 1: emulate_pass<false, true, false>(p[i]); break;
-			case 2: emulate_pass<true, false, false>(p[i]); break;
-			case 3: emulate_pass<true, true, false>(p[i]); break;
-			case 4: emulate_pass<false, false, true>(p[i]); break;
-			case 5: emulate_pass<false, true, true>(p[i]); break;
-			case 6: emulate_pass<true, false, true>(p[i]); break;
-			default: emulate_pass<true, true, true>(p[i]); break;
+			case 0: emulate_pass<false, false>(p[i]); break;
+			case 1: emulate_pass<false, true>(p[i]); break;
+			case 2: emulate_pass<true, false>(p[i]); break;
+			default: emulate_pass<true, true>(p[i]); break;
 			}
 		}
 	}
@@ -171,9 +165,8 @@ void check_ntt(const host_tables &ht, unsigned log_n, const host_run &run, rng_t
 				       reinterpret_cast<const dfr *>(in.data()), log_n, (cuzk::ntt_kind)kind);
 		const size_t at = first_diff(cpu.data(), out.data(), n);
 		CHECK_MSG(at == n,
-			  "radix-8 NTT 2^%u (passes <= %u bits, tile 2^%u, threads %s, Fr %s) %s differs from the CPU at %zu",
-			  log_n, run.max_pass, run.tile_log, g_reverse_threads ? "reversed" : "in order",
-			  g_parity ? "parity" : "two-chain", names[kind], at);
+			  "radix-8 NTT 2^%u (passes <= %u bits, tile 2^%u, threads %s) %s differs from the CPU at %zu",
+			  log_n, run.max_pass, run.tile_log, g_reverse_threads ? "reversed" : "in order", names[kind], at);
 	}
 	ntt_domain_free(&d);
 }
@@ -195,8 +188,7 @@ void check_dif(const host_tables &ht, unsigned log_n, rng_t *rng)
 	for (uint32_t i = 0; i < n; i++)
 		out[cuzk::ntt_bitrev(i, log_n)] = dev[i];
 	const size_t at = first_diff(cpu.data(), out.data(), n);
-	CHECK_MSG(at == n, "radix-8 DIF inverse 2^%u (Fr %s) differs from the CPU at %zu", log_n,
-		  g_parity ? "parity" : "two-chain", at);
+	CHECK_MSG(at == n, "radix-8 DIF inverse 2^%u differs from the CPU at %zu", log_n, at);
 	ntt_domain_free(&d);
 }
 
@@ -229,9 +221,8 @@ void check_h(const host_tables &ht, size_t n, bool montgomery, const host_run &r
 		h[cuzk::ntt_bitrev(i, log_m)] = dev[0][i];
 	const size_t at = first_diff(cpu.data(), h.data(), m - 1);
 	CHECK_MSG(at == m - 1,
-		  "radix-8 h for n = %zu (%s, passes <= %u bits, tile 2^%u, Fr %s) differs from the CPU at %zu", n,
-		  montgomery ? "Montgomery" : "canonical", run.max_pass, run.tile_log, g_parity ? "parity" : "two-chain",
-		  at);
+		  "radix-8 h for n = %zu (%s, passes <= %u bits, tile 2^%u) differs from the CPU at %zu", n,
+		  montgomery ? "Montgomery" : "canonical", run.max_pass, run.tile_log, at);
 }
 
 // Every warp-wide shared-memory access of every round touches 32 banks.
@@ -274,28 +265,25 @@ int main()
 	check_banks(cuzk::NTT8_TILE_LOG_ALT);
 	host_tables ht;
 	const host_run run{ht.view, cuzk::NTT8_PASS_MAX}, small_tiles{ht.view, cuzk::NTT8_PASS_MAX, cuzk::NTT8_TILE_LOG_ALT};
-	for (int par = 0; par < 2; par++) {
-		g_parity = par;
-		for (int rev = 0; rev < 2; rev++) {
-			g_reverse_threads = rev;
-			// one pass (3..10), two (11..16), three via smaller passes
-			for (unsigned log_n : {3u, 4u, 5u, 6u, 7u, 8u, 9u, 10u, 11u, 12u, 13u, 16u})
-				check_ntt(ht, log_n, run, &rng);
-			for (unsigned log_n : {7u, 9u, 10u, 12u})
-				check_ntt(ht, log_n, host_run{ht.view, 4}, &rng);
-			check_ntt(ht, 9, host_run{ht.view, 3}, &rng);
-			check_ntt(ht, 13, small_tiles, &rng);
-		}
-		g_reverse_threads = false;
-		// 10 + 9: the top boundary takes two table entries (2^19 > 2^18), in
-		// DIT (natural forward) and in DIF
-		check_ntt(ht, 19, run, &rng, 1u << (int)cuzk::ntt_kind::forward);
-		check_dif(ht, 19, &rng);
-		for (size_t n : {5u, 64u, 1000u, 4097u})
-			for (int mont = 0; mont < 2; mont++)
-				check_h(ht, n, mont, run, &rng);
-		check_h(ht, 3000, true, host_run{ht.view, 4}, &rng);
-		check_h(ht, 4000, false, small_tiles, &rng);
+	for (int rev = 0; rev < 2; rev++) {
+		g_reverse_threads = rev;
+		// one pass (3..10), two (11..16), three via smaller passes
+		for (unsigned log_n : {3u, 4u, 5u, 6u, 7u, 8u, 9u, 10u, 11u, 12u, 13u, 16u})
+			check_ntt(ht, log_n, run, &rng);
+		for (unsigned log_n : {7u, 9u, 10u, 12u})
+			check_ntt(ht, log_n, host_run{ht.view, 4}, &rng);
+		check_ntt(ht, 9, host_run{ht.view, 3}, &rng);
+		check_ntt(ht, 13, small_tiles, &rng);
 	}
+	g_reverse_threads = false;
+	// 10 + 9: the top boundary takes two table entries (2^19 > 2^18), in
+	// DIT (natural forward) and in DIF
+	check_ntt(ht, 19, run, &rng, 1u << (int)cuzk::ntt_kind::forward);
+	check_dif(ht, 19, &rng);
+	for (size_t n : {5u, 64u, 1000u, 4097u})
+		for (int mont = 0; mont < 2; mont++)
+			check_h(ht, n, mont, run, &rng);
+	check_h(ht, 3000, true, host_run{ht.view, 4}, &rng);
+	check_h(ht, 4000, false, small_tiles, &rng);
 	CHECK_DONE();
 }

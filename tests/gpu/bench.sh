@@ -6,14 +6,13 @@
 #   tests/gpu/bench.sh BUILD_DIR OUT_DIR [ANCHOR_DIR]
 #
 #   1. G1 MSM 2^16/2^20/2^24/2^26 for each form of the field products named
-#      in $MSM_FORMS (default "call lazy"; CUZK_MSM_FP, cuda/msm/fp_impl.cuh),
+#      in $MSM_FORMS (default "lazy call"; CUZK_MSM_FP, cuda/msm/fp_impl.cuh),
 #      G2 MSM 2^16/2^20/2^24 for each form in $MSM_G2_FORMS (default
-#      "call lazy"): lazy is not yet timed, so it runs beside the default;
-#      per-phase device times in OUT_DIR/msm.log;
+#      "lazy call"); per-phase device times in OUT_DIR/msm.log;
 #   2. Fr NTT 2^24/2^27 and coset 2^27 (`cuzk bench ntt`), for each
 #      $NTT_IMPLS (CUZK_NTT_IMPL; empty: the default only), and the radix-8
-#      kernel with each Fr product in $NTT_FR_FORMS beside the default's
-#      (default "parity": not yet timed; CUZK_NTT_FR, cuda/ntt/ntt.cuh);
+#      kernel in each block shape of $NTT8_SHAPES beside the default's
+#      (default "10x3 10x4"; CUZK_NTT8_SHAPE, cuda/ntt/radix8.cuh);
 #   3. whole proofs, SRS resident (`cuzk bench prove --backend gpu`) at
 #      2^$PROVE_LOGS (default "16 20");
 #   4. the anchor (ANCHOR_DIR/run.sh: sppark's G1 MSM and Fr NTT), if given.
@@ -36,7 +35,7 @@ row() { printf '%-40s %s\n' "$1" "$2" | tee -a "$TABLE"; }
 # "G1 MSM 2^20: best 33.10 ms, median ..." -> "33.10"
 best_of() { sed -n 's/.*best \([0-9.]*\) ms.*/\1/p' | head -1; }
 
-for form in ${MSM_FORMS:-call lazy}; do
+for form in ${MSM_FORMS:-lazy call}; do
 	for k in ${MSM_G1_LOGS:-16 20 24 26}; do
 		reps=5
 		[ "$k" -ge 26 ] && reps=3
@@ -45,7 +44,7 @@ for form in ${MSM_FORMS:-call lazy}; do
 		row "G1 MSM 2^$k ($form)" "${t:-FAIL} ms"
 	done
 done
-for form in ${MSM_G2_FORMS:-call lazy}; do
+for form in ${MSM_G2_FORMS:-lazy call}; do
 	for k in ${MSM_G2_LOGS:-16 20 24}; do
 		echo "== G2 2^$k form $form" >>"$OUT/msm.log"
 		t=$(CUZK_MSM_FP=$form timeout 300 "$MSM" --bench 2 "$k" 3 2>&1 | tee -a "$OUT/msm.log" | best_of)
@@ -66,12 +65,12 @@ for impl in ${NTT_IMPLS:-default}; do
 		row "Fr NTT 2^$1${2:+ coset} ($impl)" "$(sed -n 's/^[a-z ]*ntt (device, median of [0-9]*) *\([0-9.]*\).*/\1 ms/p' "$log")"
 	done
 done
-for fr in ${NTT_FR_FORMS-parity}; do
+for shape in ${NTT8_SHAPES-10x3 10x4}; do
 	for spec in "24" "27" "27 --coset"; do
 		set -- $spec
-		log=$OUT/ntt-fr-$fr-$1${2:+-coset}.log
-		CUZK_NTT_IMPL=radix8 CUZK_NTT_FR=$fr timeout 300 "$CUZK" bench ntt --backend gpu --log-size "$@" >"$log" 2>&1
-		row "Fr NTT 2^$1${2:+ coset} (radix8, Fr $fr)" "$(sed -n 's/^[a-z ]*ntt (device, median of [0-9]*) *\([0-9.]*\).*/\1 ms/p' "$log")"
+		log=$OUT/ntt-shape-$shape-$1${2:+-coset}.log
+		CUZK_NTT_IMPL=radix8 CUZK_NTT8_SHAPE=$shape timeout 300 "$CUZK" bench ntt --backend gpu --log-size "$@" >"$log" 2>&1
+		row "Fr NTT 2^$1${2:+ coset} (radix8, shape $shape)" "$(sed -n 's/^[a-z ]*ntt (device, median of [0-9]*) *\([0-9.]*\).*/\1 ms/p' "$log")"
 	done
 done
 

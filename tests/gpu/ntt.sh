@@ -7,10 +7,8 @@
 #
 #   tests/gpu/ntt.sh BUILD_DIR [OUT_DIR [H_LOG]]
 #
-# Configurations: radix8 (2^11 tiles, two blocks per SM, the default),
-# radix8 with CUZK_NTT8_TILE_LOG=10 (2^10 tiles, three blocks per SM), each
-# also with its parity-layout Fr product (CUZK_NTT_FR=parity, ":p"), and
-# radix2.  Without a device it says "SKIP: no CUDA device" and exits 77.
+# Configurations: radix8 in each block shape (CUZK_NTT8_SHAPE: 11x2, the
+# default, 10x3, 10x4; cuda/ntt/radix8.cuh), and radix2.  Without a device it says "SKIP: no CUDA device" and exits 77.
 set -u
 B=${1:?usage: tests/gpu/ntt.sh BUILD_DIR [OUT_DIR [H_LOG]]}
 OUT=${2:-$(mktemp -d)}
@@ -19,15 +17,12 @@ mkdir -p "$OUT"
 RES=$OUT/ntt_bench.txt
 : >"$RES"
 failed=0
-CONFIGS="radix8:11 radix8:10 radix8:11:p radix8:10:p radix2:11"
+CONFIGS="radix8:11x2 radix8:10x3 radix8:10x4 radix2:11x2"
 
-run() {   # config (impl:tile[:p]), command...
+run() {   # config (impl:shape), command...
 	cfg=$1
 	shift
-	impl=${cfg%%:*} rest=${cfg#*:}
-	fr=two-chain
-	[ "${rest#*:}" = p ] && fr=parity
-	CUZK_NTT_IMPL=$impl CUZK_NTT8_TILE_LOG=${rest%%:*} CUZK_NTT_FR=$fr timeout 600 "$@"
+	CUZK_NTT_IMPL=${cfg%%:*} CUZK_NTT8_SHAPE=${cfg#*:} timeout 600 "$@"
 }
 
 for cfg in $CONFIGS; do

@@ -9,14 +9,14 @@
 # WHAT (default: ntt msm-g1 msm-g2):
 #   ntt      the passes of one Fr NTT of 2^$NTT_LOG (default 27), natural
 #            order, and of one coset NTT (`cuzk bench ntt`): the first
-#            launches of the radix-8 kernel, i.e. the first transform, with
-#            each Fr product in $NTT_FR_FORMS (default "two-chain parity";
-#            CUZK_NTT_FR, cuda/ntt/ntt.cuh);
+#            launches of the radix-8 kernel, i.e. the first transform, in
+#            each block shape of $NTT8_SHAPES (default "11x2";
+#            CUZK_NTT8_SHAPE, cuda/ntt/radix8.cuh);
 #   msm-g1   the bucket accumulation of a G1 MSM of 2^$MSM_G1_LOG (default
 #            24) random scalars, one launch per form in $MSM_FORMS
-#            (default "call lazy");
+#            (default "lazy");
 #   msm-g2   the same for G2 at 2^$MSM_G2_LOG (default 22), per form in
-#            $MSM_G2_FORMS (default "call lazy"; CUZK_MSM_FP, cuda/msm/fp_impl.cuh).
+#            $MSM_G2_FORMS (default "lazy"; CUZK_MSM_FP, cuda/msm/fp_impl.cuh).
 # One file per profile under OUT_DIR (ncu's details page), and OUT_DIR/
 # profile-summary.txt with each kernel's duration, issue rate, occupancy and
 # its top stall reasons.  ncu runs with --clock-control none: the clocks
@@ -52,7 +52,7 @@ profile() {
 	log=$OUT/ncu-$name.txt
 	# shellcheck disable=SC2086  # SECTIONS is a list of options
 	timeout 300 "$NCU" --clock-control none --kernel-name "regex:$regex" --launch-count "$count" \
-		$SECTIONS "$@" >"$log" 2>&1
+		$SECTIONS --print-details all "$@" >"$log" 2>&1
 	rc=$?
 	if [ $rc -ne 0 ] || ! grep -q 'Duration' "$log"; then
 		echo "$name: FAIL (ncu rc $rc, see $(basename "$log"))" | tee -a "$SUMMARY"
@@ -62,7 +62,7 @@ profile() {
 	# The lines that say where the time goes, per profiled launch.
 	{
 		echo "== $name: $*"
-		grep -E '^  [a-zA-Z_].*\(|Duration|Issued Ipc Active|Issue Slots Busy|Achieved Occupancy|Registers Per Thread|Compute \(SM\) Throughput|Memory Throughput|DRAM Throughput|No Eligible|Warp Cycles Per Issued' "$log"
+		grep -E '^  [a-zA-Z_].*\(|Duration|Issued Ipc Active|Issue Slots Busy|Achieved Occupancy|Registers Per Thread|Compute \(SM\) Throughput|Memory Throughput|DRAM Throughput|No Eligible|Warp Cycles Per Issued|[Ss]tall' "$log"
 	} | tee -a "$SUMMARY"
 }
 
@@ -70,20 +70,20 @@ for w in $WHAT; do
 	case $w in
 	ntt)
 		k=${NTT_LOG:-27}
-		for fr in ${NTT_FR_FORMS:-two-chain parity}; do
-			profile "ntt$k-$fr" ntt8 3 env CUZK_NTT_FR="$fr" "$CUZK" bench ntt --backend gpu --log-size "$k"
-			profile "ntt$k-coset-$fr" ntt8 3 env CUZK_NTT_FR="$fr" "$CUZK" bench ntt --backend gpu \
+		for shape in ${NTT8_SHAPES:-11x2}; do
+			profile "ntt$k-$shape" ntt8 3 env CUZK_NTT8_SHAPE="$shape" "$CUZK" bench ntt --backend gpu --log-size "$k"
+			profile "ntt$k-coset-$shape" ntt8 3 env CUZK_NTT8_SHAPE="$shape" "$CUZK" bench ntt --backend gpu \
 				--log-size "$k" --coset
 		done
 		;;
 	msm-g1)
-		for form in ${MSM_FORMS:-call lazy}; do
+		for form in ${MSM_FORMS:-lazy}; do
 			profile "msm-g1-${MSM_G1_LOG:-24}-$form" accumulate 1 \
 				env CUZK_MSM_FP="$form" "$MSM" --bench 1 "${MSM_G1_LOG:-24}" 1
 		done
 		;;
 	msm-g2)
-		for form in ${MSM_G2_FORMS:-call lazy}; do
+		for form in ${MSM_G2_FORMS:-lazy}; do
 			profile "msm-g2-${MSM_G2_LOG:-22}-$form" accumulate 1 \
 				env CUZK_MSM_FP="$form" "$MSM" --bench 2 "${MSM_G2_LOG:-22}" 1
 		done

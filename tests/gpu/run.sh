@@ -46,14 +46,11 @@ nvidia-smi -L | tee "$OUT/gpu.txt"
 NTT_MAX=${NTT_MAX:-22}
 step "GPU NTT and h == CPU (2^1..2^$NTT_MAX), radix-8" ntt.log \
 	env CUZK_NTT_IMPL=radix8 "$B/cuda/test_gpu_ntt" --large "$NTT_MAX"
-step "GPU NTT and h == CPU (2^1..2^20), radix-8, 2^10 tiles" ntt-tile10.log \
-	env CUZK_NTT_IMPL=radix8 CUZK_NTT8_TILE_LOG=10 "$B/cuda/test_gpu_ntt"
-# The radix-8 kernel's parity-layout Fr product (CUZK_NTT_FR; ff/fr.cuh),
-# at both tile sizes.
-step "GPU NTT and h == CPU (2^1..2^$NTT_MAX), radix-8, Fr parity" ntt-fr-parity.log \
-	env CUZK_NTT_IMPL=radix8 CUZK_NTT_FR=parity "$B/cuda/test_gpu_ntt" --large "$NTT_MAX"
-step "GPU NTT and h == CPU (2^1..2^20), radix-8, Fr parity, 2^10 tiles" ntt-fr-parity-tile10.log \
-	env CUZK_NTT_IMPL=radix8 CUZK_NTT_FR=parity CUZK_NTT8_TILE_LOG=10 "$B/cuda/test_gpu_ntt"
+# The radix-8 kernel's other block shapes (CUZK_NTT8_SHAPE; ntt/radix8.cuh).
+for shape in 10x3 10x4; do
+	step "GPU NTT and h == CPU (2^1..2^20), radix-8, shape $shape" "ntt-$shape.log" \
+		env CUZK_NTT_IMPL=radix8 CUZK_NTT8_SHAPE=$shape "$B/cuda/test_gpu_ntt"
+done
 # The radix-2 kernel at each register-round width (a tuning knob) computes
 # the same.
 for rb in 1 2 3; do
@@ -64,7 +61,7 @@ done
 # (CUZK_MSM_FP; cuda/msm/fp_impl.cuh).
 for msm_test in "$B"/cuda/msm/test_gpu_msm "$B"/cuda/test_gpu_msm; do
 	[ -x "$msm_test" ] || continue
-	for form in call inline lazy; do
+	for form in lazy call; do
 		step "GPU MSM == CPU, field products $form" "msm-$form.log" env CUZK_MSM_FP=$form "$msm_test"
 	done
 done

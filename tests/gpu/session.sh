@@ -8,7 +8,8 @@
 #   tests/gpu/session.sh OUT_DIR [STEP...]
 #
 # Steps (default: build check bench):
-#   build    ./configure --with-cuda-arch=90 once, then make, in $BUILD
+#   build    ./configure --with-cuda-arch=90 once, then make and every
+#            test program (make check TESTS=), in $BUILD
 #            (default build-gpu, which git ignores, so that it stays on the
 #            machine between commands while the machine is held); the
 #            build dependencies the machine lacks come from .devkit/ when
@@ -42,8 +43,10 @@ build() {
 	(
 		cd "$BUILD" || exit 1
 		[ -f Makefile ] || ../configure --with-cuda-arch=90 >"$logs/configure.log" 2>&1 || exit 1
+		# every test program too (TESTS= runs none of them): the GPU
+		# checks run the backend's and the daemon's tests on the device
 		make -j"$(nproc)" >"$logs/make.log" 2>&1 &&
-			make -j"$(nproc)" cuda/test_gpu_ntt cuda/msm/test_gpu_msm cuda/test_gpu_setup >>"$logs/make.log" 2>&1
+			make -j"$(nproc)" check TESTS= >>"$logs/make.log" 2>&1
 	) || { tail -n 40 "$logs/make.log"; return 1; }
 }
 
