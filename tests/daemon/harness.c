@@ -349,6 +349,10 @@ void td_spawn(struct td_env *env, char *const argv[])
 		if (logfd >= 0)
 			dup2(logfd, STDERR_FILENO);
 		setenv("NOTIFY_SOCKET", notify_path, 1);
+		/* glibc makes a malloc arena (two mappings) the first time
+		 * threads contend, at any moment; the tests that compare the
+		 * daemon's mappings before and after would count it as held. */
+		setenv("MALLOC_ARENA_MAX", "1", 0);
 		if (env->watchdog_usec) {
 			char v[32];
 			snprintf(v, sizeof(v), "%lu", env->watchdog_usec);
@@ -805,7 +809,7 @@ struct td_usage td_daemon_usage(const struct td_env *env, struct tclient *via)
 	return u;
 }
 
-int td_serves(const struct td_env *env, const struct tcircuit *c)
+static int prove_parts(const struct td_env *env, const struct tcircuit *c, unsigned parts, const char *who)
 {
 	struct tclient cl;
 	struct msg_reply rep;
@@ -814,20 +818,33 @@ int td_serves(const struct td_env *env, const struct tcircuit *c)
 	int fd, ok = -1;
 
 	if (tc_connect(&cl, env, 0)) {
-		fprintf(stderr, "td_serves: cannot connect\n");
+		fprintf(stderr, "%s: cannot connect\n", who);
 		tc_close(&cl);
 		return -1;
 	}
-	fd = tcircuit_memfd(c, 1, TD_SEALS_OK);
+	fd = tcircuit_memfd(c, parts, TD_SEALS_OK);
 	if (tc_submit(&cl, 4242, c->name, CUZK_PRIORITY_NORMAL, fd, &rep) != 0)
-		fprintf(stderr, "td_serves: rejected: %s\n", rep.message);
+		fprintf(stderr, "%s: rejected: %s\n", who, rep.message);
 	else if (tc_wait(&cl, &rec, proofs, TD_TIMEOUT_MS))
-		fprintf(stderr, "td_serves: no completion\n");
+		fprintf(stderr, "%s: no completion\n", who);
 	else if (rec.status != 0 || rec.request_id != 4242)
-		fprintf(stderr, "td_serves: failed: %s\n", rec.message);
-	else
-		ok = tcircuit_verify(c, proofs);
+		fprintf(stderr, "%s: failed: %s\n", who, rec.message);
+	else {
+		ok = 0;
+		for (unsigned i = 0; i < parts && ok == 0; i++)
+			ok = tcircuit_verify(c, proofs + (size_t)i * CUZK_PROOF_BYTES);
+	}
 	close(fd);
 	tc_close(&cl);
 	return ok;
+}
+
+int td_serves(const struct td_env *env, const struct tcircuit *c)
+{
+	return prove_parts(env, c, 1, "td_serves");
+}
+
+int td_warm(const struct td_env *env, const struct tcircuit *c)
+{
+	return prove_parts(env, c, 8, "td_warm");
 }

@@ -179,4 +179,11 @@ struct td_usage td_daemon_usage(const struct td_env *env, struct tclient *via);
 /* A well-behaved client proves c once and verifies: the daemon still serves. */
 int td_serves(const struct td_env *env, const struct tcircuit *c);
 
+/* One request of 8 partitions of c, every proof verified: each worker has
+ * proved c at least once (its first proof of a set loads it, and on the GPU
+ * backend makes the CUDA runtime's lazy allocations for that worker), so
+ * that a later comparison of the daemon's mappings and RSS counts no cache
+ * as a leak. */
+int td_warm(const struct td_env *env, const struct tcircuit *c);
+
 #endif

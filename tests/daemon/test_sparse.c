@@ -62,7 +62,7 @@ int main(void)
 	tcircuit_make(&small, &env, "small.params", 7, 2, 91);
 	td_daemon_start(&env, "[limits]\nmax_pinned_bytes_total = 1G\n");
 	REQUIRE(tc_connect(&greedy, &env, 0) == 0);
-	CHECK(td_serves(&env, &small) == 0);   /* the SRS loaded, the workers' stacks touched */
+	CHECK(td_warm(&env, &small) == 0);   /* the SRS loaded on every worker, their stacks touched */
 	before = td_daemon_usage(&env, &greedy);
 
 	/* Holes and counts that do not fit the SRS: refused before any work. */
