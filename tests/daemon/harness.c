@@ -328,7 +328,7 @@ static void notify_start(struct td_env *env)
 	env->notify = t;
 }
 
-void td_spawn(struct td_env *env, char *const argv[])
+static void spawn(struct td_env *env, char *const argv[], int listen_fd)
 {
 	char notify_path[320];
 
@@ -362,6 +362,14 @@ void td_spawn(struct td_env *env, char *const argv[])
 		}
 		unsetenv("JOURNAL_STREAM");
 		unsetenv("LISTEN_FDS");
+		if (listen_fd >= 0) {   /* sd_listen_fds(3): the socket is fd 3, for this pid */
+			char v[32];
+			if (listen_fd != 3 ? dup2(listen_fd, 3) != 3 : fcntl(3, F_SETFD, 0) != 0)
+				_exit(127);
+			snprintf(v, sizeof(v), "%d", (int)getpid());
+			setenv("LISTEN_PID", v, 1);
+			setenv("LISTEN_FDS", "1", 1);
+		}
 		execvp(argv[0], argv);
 		fprintf(stderr, "exec %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
@@ -372,6 +380,16 @@ void td_spawn(struct td_env *env, char *const argv[])
 	if (env->pidfd < 0)
 		die("pidfd_open", strerror(errno));
 	notify_start(env);
+}
+
+void td_spawn(struct td_env *env, char *const argv[])
+{
+	spawn(env, argv, -1);
+}
+
+void td_spawn_listening(struct td_env *env, char *const argv[], int listen_fd)
+{
+	spawn(env, argv, listen_fd);
 }
 
 void td_daemon_start(struct td_env *env, const char *extra)
