@@ -17,7 +17,9 @@
 #            (default "lazy");
 #   msm-g2   the same for G2 at 2^$MSM_G2_LOG (default 22), per form in
 #            $MSM_G2_FORMS (default "lazy"; CUZK_MSM_FP, cuda/msm/fp_impl.cuh).
-# One file per profile under OUT_DIR (ncu's details page), and OUT_DIR/
+# One file per profile under OUT_DIR (ncu's details page; with SASS=1 also
+# ncu-NAME-sass.csv.gz, the first launch's instructions with their stall
+# samples), and OUT_DIR/
 # profile-summary.txt with each kernel's duration, issue rate, occupancy and
 # its top stall reasons.  ncu runs with --clock-control none: the clocks
 # stay as the machine has them, as for every other figure.  Without a device
@@ -58,6 +60,18 @@ profile() {
 		echo "$name: FAIL (ncu rc $rc, see $(basename "$log"))" | tee -a "$SUMMARY"
 		failed=$((failed + 1))
 		return
+	fi
+	# With SASS=1, where inside the kernel: every SASS instruction of the
+	# first launch with its executed count and stall samples (ncu's source
+	# page as CSV, gzipped), from a second, saved profile.
+	if [ "${SASS:-0}" = 1 ]; then
+		rep=$OUT/ncu-$name
+		if timeout 300 "$NCU" --clock-control none --kernel-name "regex:$regex" --launch-count 1 \
+			--section SourceCounters --section WarpStateStats -f -o "$rep" "$@" >"$rep-save.log" 2>&1; then
+			{ "$NCU" -i "$rep.ncu-rep" --page source --csv --print-source sass 2>/dev/null ||
+				"$NCU" -i "$rep.ncu-rep" --page source --csv; } | gzip >"$rep-sass.csv.gz"
+		fi
+		rm -f "$rep.ncu-rep"
 	fi
 	# The lines that say where the time goes, per profiled launch.
 	{
