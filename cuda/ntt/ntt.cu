@@ -3,6 +3,7 @@
 // orders and the two kernels: ntt.cuh).
 #include "ntt/ntt.cuh"
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -235,10 +236,13 @@ ntt8_shape ntt8_shape_from_env()
 	const char *env = getenv("CUZK_NTT8_SHAPE");
 	if (!env || !*env)
 		return NTT8_SHAPES[0];
-	for (const ntt8_shape &sh : NTT8_SHAPES)
+	char names[64] = "";
+	for (const ntt8_shape &sh : NTT8_SHAPES) {
 		if (!strcmp(env, sh.name))
 			return sh;
-	gpu_fail(CUZK_E_INVAL, "CUZK_NTT8_SHAPE is \"%s\": it must be 11x2, 10x3 or 10x4", env);
+		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", *names ? ", " : "", sh.name);
+	}
+	gpu_fail(CUZK_E_INVAL, "CUZK_NTT8_SHAPE is \"%s\": it must be one of %s", env, names);
 }
 
 // A launch grid of at most cap blocks per SM for `work` blocks of work.

@@ -387,9 +387,19 @@ void td_spawn(struct td_env *env, char *const argv[])
 	spawn(env, argv, -1);
 }
 
-void td_spawn_listening(struct td_env *env, char *const argv[], int listen_fd)
+void td_spawn_listening(struct td_env *env, char *const argv[], int type)
 {
-	spawn(env, argv, listen_fd);
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, type | SOCK_CLOEXEC, 0);
+
+	if (fd < 0)
+		die("listening socket", strerror(errno));
+	set_sun_path(&sa, env->socket);
+	unlink(env->socket);
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 || listen(fd, 16) < 0)
+		die(env->socket, strerror(errno));
+	spawn(env, argv, fd);
+	close(fd);   /* cuzkd holds it now */
 }
 
 void td_daemon_start(struct td_env *env, const char *extra)

@@ -94,9 +94,10 @@ void td_daemon_start(struct td_env *env, const char *extra);
  * process (stderr to env->log, NOTIFY_SOCKET set) running argv. */
 void td_write_conf(struct td_env *env, const char *extra);
 void td_spawn(struct td_env *env, char *const argv[]);
-/* The same, with listen_fd passed as systemd passes a socket unit's socket
- * (fd 3, LISTEN_FDS=1, LISTEN_PID). */
-void td_spawn_listening(struct td_env *env, char *const argv[], int listen_fd);
+/* The same, with a listening socket of type (SOCK_SEQPACKET, SOCK_STREAM) at
+ * env->socket passed as systemd passes a socket unit's socket (fd 3,
+ * LISTEN_FDS=1, LISTEN_PID); the test keeps no copy of it. */
+void td_spawn_listening(struct td_env *env, char *const argv[], int type);
 /* Waits for a notify message (sd_notify) containing needle, taking the
  * messages received since the last call in order; 0 or -1 (timeout, or the
  * daemon exited without sending it).  A thread reads the socket all along:

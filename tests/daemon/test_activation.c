@@ -139,38 +139,21 @@ static void stream(struct td_env *env, const char *tool)
 	unlink(env->socket);
 }
 
-/* A listening socket of type at env->socket, as a socket unit makes it. */
-static int listening(const struct td_env *env, int type)
-{
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	int fd = socket(AF_UNIX, type | SOCK_CLOEXEC, 0);
-
-	REQUIRE(fd >= 0 && strlen(env->socket) < sizeof(sa.sun_path));
-	memcpy(sa.sun_path, env->socket, strlen(env->socket) + 1);
-	unlink(env->socket);
-	REQUIRE(bind(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0 && listen(fd, 16) == 0);
-	return fd;
-}
-
 /* The test holds the socket and passes it as systemd does. */
 static void held_here(struct td_env *env, const struct tcircuit *c)
 {
 	char *argv[] = { (char *)td_cuzkd_bin(), (char *)"--config", env->conf, NULL };
 	const int said = log_count(env, "systemd socket");
 	const int refused = log_count(env, "not a listening AF_UNIX SOCK_SEQPACKET socket");
-	int fd, status;
+	int status;
 
 	conf_elsewhere(env);
-	fd = listening(env, SOCK_SEQPACKET);
-	td_spawn_listening(env, argv, fd);
-	close(fd);   /* cuzkd holds it now */
+	td_spawn_listening(env, argv, SOCK_SEQPACKET);
 	CHECK(td_notify_wait(env, "READY=1", TD_TIMEOUT_MS) == 0);
 	served_and_stopped(env, c, said);
 
 	td_write_conf(env, NULL);
-	fd = listening(env, SOCK_STREAM);
-	td_spawn_listening(env, argv, fd);
-	close(fd);
+	td_spawn_listening(env, argv, SOCK_STREAM);
 	status = td_daemon_wait(env, TD_TIMEOUT_MS);
 	CHECK_MSG(status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 1, "stream socket: exit status %d", status);
 	CHECK(log_count(env, "not a listening AF_UNIX SOCK_SEQPACKET socket") > refused);
