@@ -49,10 +49,13 @@
 //   instructions out of line, against 416 for the two-chain form the other
 //   kernels use; the radix-8 kernel went from 64.6 to 48.8 ms at 2^27 with
 //   it, docs/BENCHMARKS.md).
-// - Shared memory is word-major (8 planes of 32-bit words) with an XOR
-//   swizzle (ntt8_swizzle) that makes every round's accesses free of bank
-//   conflicts, including the round on the lowest row bits, whose lanes are
-//   8 or 64 rows apart.
+// - Shared memory holds an element as two 16-byte chunks in two planes, so
+//   a get or put is two 128-bit accesses, with an XOR swizzle
+//   (ntt8_swizzle) that makes every round's accesses free of bank conflicts,
+//   including those whose lanes are rows apart.  (It was word-major, eight
+//   32-bit accesses an element; Nsight had the kernel issue bound with
+//   shared-memory and index instructions a large part of the non-product
+//   ones.)
 // - Twiddles: the stage roots of a pass are ω_K^j, K = 2^k, copied once per
 //   block into shared memory from the direct table; the boundary twiddles are
 //   one direct-table load for S <= 2^18, two for larger S.  In the round on

@@ -175,34 +175,56 @@ inline unsigned ntt8_plan(ntt8_pass out[3], const ntt_tables_view &t, fr_t *dst,
 	return P;
 }
 
-// Shared memory holds the tile word-major (word w of element e at w·E + e'),
-// so a warp's 32 accesses of one word are 32 single words.  e' swizzles
-// e's bits 0..4 by its bits 5..7 (XOR with 31, 21 and 25 for bits 5, 6 and
-// 7): in every round some lanes index rows 8 or 64 apart, and this map sends
-// the 32 elements a warp touches at once to 32 different banks for every
-// round, pass width and column count (test_ntt_host checks it).
+// Shared memory holds the tile as two planes of 16-byte chunks: words
+// 4h..4h+3 of element e at 16-byte slot h·E + ntt8_swizzle(e), so that an
+// element is two 128-bit accesses instead of eight 32-bit ones (each with its
+// own address).  A warp's 128-bit access is served a quarter-warp (8
+// consecutive lanes) at a time, free of bank conflicts when those 8 lanes'
+// slots differ modulo 8.  With 1, 2 or 4 columns the 8 elements of a
+// quarter-warp are rows apart, so they share bits 0..2; in every round of
+// every pass they differ only in bits 0..5, and XORing bits 3..5 onto bits
+// 0..2 spreads each such set over the 8 values.  That map was the first of
+// the 64 found by an exhaustive search over XOR-linear maps of bits 3..5
+// onto bits 0..2 against the element sets of every round, pass width and
+// column count of 2^8..2^28 on both tile sizes; test_ntt_host checks it.  It
+// permutes the low 3 bits only, so it is a bijection on any tile.
 CUZK_HD unsigned ntt8_swizzle(unsigned e)
 {
-	const unsigned h = e >> 5;
-	return e ^ ((0u - (h & 1)) & 31u) ^ ((0u - ((h >> 1) & 1)) & 21u) ^ ((0u - ((h >> 2) & 1)) & 25u);
+	return e ^ ((e >> 3) & 7u);
 }
 
+// sm is 16-byte aligned on the device: it follows 2^k 32-byte roots at the
+// start of the (uint4) dynamic shared memory.
 CUZK_HD fr_t ntt8_sm_get(const uint32_t *sm, unsigned E, unsigned e)
 {
 	const unsigned s = ntt8_swizzle(e);
+#ifdef __CUDA_ARCH__
+	const uint4 *q = reinterpret_cast<const uint4 *>(sm);
+	const uint4 x = q[s], y = q[E + s];
+	return fr_t{{x.x, x.y, x.z, x.w, y.x, y.y, y.z, y.w}};
+#else
 	fr_t v;
-CUZK_UNROLL
-	for (int w = 0; w < 8; w++)
-		v.v[w] = sm[w * E + s];
+	for (int w = 0; w < 4; w++) {
+		v.v[w] = sm[4 * s + w];
+		v.v[4 + w] = sm[4 * (E + s) + w];
+	}
 	return v;
+#endif
 }
 
 CUZK_HD void ntt8_sm_put(uint32_t *sm, unsigned E, unsigned e, const fr_t &v)
 {
 	const unsigned s = ntt8_swizzle(e);
-CUZK_UNROLL
-	for (int w = 0; w < 8; w++)
-		sm[w * E + s] = v.v[w];
+#ifdef __CUDA_ARCH__
+	uint4 *q = reinterpret_cast<uint4 *>(sm);
+	q[s] = make_uint4(v.v[0], v.v[1], v.v[2], v.v[3]);
+	q[E + s] = make_uint4(v.v[4], v.v[5], v.v[6], v.v[7]);
+#else
+	for (int w = 0; w < 4; w++) {
+		sm[4 * s + w] = v.v[w];
+		sm[4 * (E + s) + w] = v.v[4 + w];
+	}
+#endif
 }
 
 // Global position of tile element e.
