@@ -65,8 +65,12 @@ proof_layout plan_proof(size_t num_constraints, size_t num_inputs, size_t num_au
 	o += align_up(std::max(L.m, n_a) * fr);
 	L.off_c = o;
 	o += align_up(std::max(L.m, n_b) * fr);
-	L.off_aux = o;
-	o += align_up(std::max<size_t>(num_aux, 1) * fr);
+	// Sharing A saves the aux values' 4 GiB at 2^27, which is what lets a
+	// partition's streamed proof fit a 16 GiB card.
+	L.aux_in_a = stream_batch && num_aux <= L.m;
+	L.off_aux = L.aux_in_a ? L.off_a : o;
+	if (!L.aux_in_a)
+		o += align_up(std::max<size_t>(num_aux, 1) * fr);
 	L.off_input = o;
 	o += align_up(num_inputs * fr);
 	const size_t aux_words = (num_aux + 63) / 64, in_words = (num_inputs + 63) / 64;
@@ -116,6 +120,14 @@ void upload(workspace &ws, void *dst, const void *src, size_t bytes, bool pinned
 }
 
 } // namespace cuzk
+
+size_t cuzk::stream_batch_for(size_t budget_bytes)
+{
+	size_t b = STREAM_BATCH_POINTS;
+	while (b > STREAM_BATCH_MIN && 2 * b * G2_AFF_BYTES > budget_bytes / 32)
+		b >>= 1;
+	return b;
+}
 
 std::unique_ptr<workspace> cuzk_gpu_dev::take_workspace(size_t bytes)
 {
@@ -211,6 +223,7 @@ extern "C" int cuzk_gpu_open(cuzk_gpu_dev **ret, int device, size_t budget_bytes
 		auto dev = std::make_unique<cuzk_gpu_dev>();
 		dev->device = device;
 		dev->total_mem = total_b;
+		dev->stream_batch = stream_batch_for(budget_bytes);
 		if ((env = getenv("CUZK_GPU_STREAM_BATCH")) && *env) {
 			dev->stream_batch = std::max<size_t>(1, strtoull(env, nullptr, 10));
 			dev->never_resident = true;

@@ -24,9 +24,15 @@ constexpr size_t G1_AFF_BYTES = 96, G2_AFF_BYTES = 192;
 // 64 MiB chunks keep the ring small next to a 17 GB witness and still
 // amortise the per-copy latency (~10 us) to nothing.
 constexpr size_t STAGING_CHUNK = (size_t)64 << 20;
-// Points per batch when the SRS is streamed (not resident): 2^22 G2 points
-// are 768 MiB per buffer, two buffers.
+// Points per batch when the SRS is streamed (not resident): at most 2^22
+// (G2 points: 768 MiB per buffer, two buffers), at least 2^18, and within
+// those the largest power of two whose two G2 buffers take no more than
+// 1/32 of the VRAM budget (stream_batch_for): 2^20 for a 16 GB card, so
+// that with the aux values in A's memory a 2^27 partition's streamed proof
+// fits it (12 GiB of a, b, c, 1.2 GiB of batches and MSM scratch).
 constexpr size_t STREAM_BATCH_POINTS = (size_t)1 << 22;
+constexpr size_t STREAM_BATCH_MIN = (size_t)1 << 18;
+size_t stream_batch_for(size_t budget_bytes);
 
 // A resident SRS: all five point arrays in one allocation; h in bit-reversed
 // order (position p holds h[bitrev(p)]), matching the order the NTT leaves
@@ -51,6 +57,10 @@ struct proof_layout {
 	unsigned log_m = 0;
 	size_t off_a, off_b, off_c, off_aux, off_input, off_bits, off_density, off_msm, off_stream, total;
 	size_t density_bytes, msm_bytes, stream_bytes;
+	// The aux values live in A's memory (off_aux == off_a), uploaded once h
+	// has left it: with the SRS streamed, h is permuted from A into B before
+	// its MSM, so A is free long before the L, A and B queries read aux.
+	bool aux_in_a = false;
 };
 
 // stream_batch: points per streamed batch (0 when the SRS is resident).
