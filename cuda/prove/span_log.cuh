@@ -54,6 +54,13 @@ public:
 		return spans_.size() - 1;
 	}
 	void end(size_t i, cudaStream_t s) { spans_[i].own_end->record(s); }
+	// Device milliseconds from the start of span first to the end of span
+	// last, once that end is reached.
+	double range_ms(size_t first, size_t last) const
+	{
+		spans_[last].end->sync();
+		return spans_[last].end->ms_since(*spans_[first].start);
+	}
 	// A span between two timing events the caller records and keeps alive
 	// until finish().
 	void between(const char *name, cuzk_gpu_lane lane, const event_t &start, const event_t &end)
