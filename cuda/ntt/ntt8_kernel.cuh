@@ -17,23 +17,28 @@ const void *ntt8_kernel_10x4(bool dit, bool inverse);
 
 #ifdef __CUDACC__
 // One pass: blocks loop over tiles (a persistent grid of BLOCKS blocks per
-// SM); a tile is ntt8_rounds(k) phases with a barrier between each two, and
-// one more before the next tile overwrites shared memory.
+// SM); a tile is ntt8_rounds(k) phases with a barrier between each two.  The
+// first tile's elements are prefetched here, every later tile's during the
+// last round of the one before (ntt8_phase, which also holds the barrier
+// after which the next tile may overwrite shared memory).
 template <bool DIT, bool INV, unsigned TILE_LOG, unsigned BLOCKS>
 __global__ void __launch_bounds__(1u << (TILE_LOG - 3), BLOCKS) ntt8_kernel(const ntt8_pass a)
 {
 	extern __shared__ uint4 ntt8_smem[];
 	fr_t *roots = reinterpret_cast<fr_t *>(ntt8_smem);
 	uint32_t *sm = reinterpret_cast<uint32_t *>(roots + (1u << a.k));
-	ntt8_fill_roots(a, roots, threadIdx.x, blockDim.x);
 	const uint32_t tiles = ntt8_tiles(a);
+	if (blockIdx.x < tiles)
+		ntt8_prefetch<DIT>(a, blockIdx.x, threadIdx.x, sm);
+	ntt8_fill_roots(a, roots, threadIdx.x, blockDim.x);
+	__syncthreads();   // roots written
 	const unsigned rounds = ntt8_rounds(a.k);
 	for (uint32_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-		__syncthreads();   // roots written / the previous tile's last reads done
+		const uint32_t next = tile + gridDim.x < tiles ? tile + gridDim.x : NTT8_NO_TILE;
 		for (unsigned rd = 0; rd < rounds; rd++) {
 			if (rd)
 				__syncthreads();
-			ntt8_phase<DIT, INV>(a, tile, rd, threadIdx.x, roots, sm);
+			ntt8_phase<DIT, INV>(a, tile, rd, threadIdx.x, roots, sm, next);
 		}
 	}
 }

@@ -235,6 +235,25 @@ CUZK_HD uint32_t ntt8_pos(const ntt8_pass &a, uint32_t tile, unsigned e)
 	return ((col >> a.lo) << (a.lo + a.k)) | (p << a.lo) | (col & ((1u << a.lo) - 1));
 }
 
+// No next tile (ntt8_phase): the last tile of a block.
+constexpr uint32_t NTT8_NO_TILE = ~0u;
+
+// 16 bytes from global to shared memory without passing through registers
+// (cp.async: the copy runs while the thread computes).
+#ifdef __CUDA_ARCH__
+__device__ __forceinline__ void ntt8_copy16_async(uint4 *dst, const void *src)
+{
+	const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+	asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(d), "l"(src) : "memory");
+}
+#endif
+
+// The thread's first-round elements of `tile`, copied from global memory
+// into the shared-memory slots it reads them from (asynchronously on the
+// device, so that the next tile's loads run under this tile's last round
+// instead of stalling its first; the round waits for them in ntt8_get).
+template <bool DIT> CUZK_HD void ntt8_prefetch(const ntt8_pass &a, uint32_t tile, unsigned tid, uint32_t *sm);
+
 // Which of the round's groups and rows slot s of thread tid holds.  Groups
 // are numbered column first, so that a warp's lanes take consecutive columns
 // (128-byte rows of global memory) and then consecutive groups.
@@ -251,6 +270,32 @@ CUZK_HD ntt8_slot ntt8_slot_of(const ntt8_pass &a, unsigned R, unsigned b0, unsi
 	const unsigned low = w & ((1u << b0) - 1);
 	const unsigned p = ((w >> b0) << (b0 + R)) | low | (i << b0);
 	return ntt8_slot{(p << a.cols_log) | c, low};
+}
+
+template <bool DIT> CUZK_HD void ntt8_prefetch(const ntt8_pass &a, uint32_t tile, unsigned tid, uint32_t *sm)
+{
+	const unsigned E = 1u << (a.k + a.cols_log);
+	const unsigned rounds = ntt8_rounds(a.k);
+	const unsigned b0 = 3 * (DIT ? 0 : rounds - 1);
+	const unsigned R = a.k - b0 < 3 ? a.k - b0 : 3;
+	// Not unrolled: in the last round it runs beside the eight live elements.
+CUZK_ROLLED
+	for (unsigned s = 0; s < 8; s++) {
+		const unsigned e = ntt8_slot_of(a, R, b0, tid, s).e;
+		const uint32_t pos = ntt8_pos(a, tile, e);
+		const fr_t *src = a.in + (a.gather ? ntt_bitrev(pos, a.log_n) : pos);
+#ifdef __CUDA_ARCH__
+		uint4 *q = reinterpret_cast<uint4 *>(sm);
+		const unsigned sl = ntt8_swizzle(e);
+		ntt8_copy16_async(q + sl, src);
+		ntt8_copy16_async(q + E + sl, reinterpret_cast<const uint4 *>(src) + 1);
+#else
+		ntt8_sm_put(sm, E, e, *src);
+#endif
+	}
+#ifdef __CUDA_ARCH__
+	asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
 }
 
 // A DFT of 2^R points in place, as the radix-2 stages of the round on the
@@ -372,34 +417,26 @@ CUZK_HD void ntt8_fill_roots(const ntt8_pass &a, fr_t *roots, unsigned tid, unsi
 		roots[j] = ntt_load(a.w_direct + (j << (NTT_DIRECT_LOG - a.k)));
 }
 
-// The thread's 8 elements for round rd: from global memory in the first
-// round (all loads issued before any use, then the per-element factors
-// applied in a loop that is not unrolled, through the thread's own
-// shared-memory slots, to keep the code small), else from shared memory.
+// The thread's 8 elements for round rd, from shared memory: in the first
+// round the slots ntt8_prefetch filled, with the per-element factors applied
+// there first in a loop that is not unrolled (to keep the code small).
 CUZK_HD void ntt8_get(const ntt8_pass &a, uint32_t tile, bool first, unsigned R, unsigned b0, unsigned tid,
 		      uint32_t *sm, fr_t x[8])
 {
 	const unsigned E = 1u << (a.k + a.cols_log);
-	if (!first) {
-CUZK_UNROLL
-		for (unsigned s = 0; s < 8; s++)
-			x[s] = ntt8_sm_get(sm, E, ntt8_slot_of(a, R, b0, tid, s).e);
-		return;
-	}
-CUZK_UNROLL
-	for (unsigned s = 0; s < 8; s++) {
-		const uint32_t pos = ntt8_pos(a, tile, ntt8_slot_of(a, R, b0, tid, s).e);
-		x[s] = ntt_load(a.in + (a.gather ? ntt_bitrev(pos, a.log_n) : pos));
-	}
-	if (!ntt8_has_pre(a))
-		return;
-CUZK_UNROLL
-	for (unsigned s = 0; s < 8; s++)
-		ntt8_sm_put(sm, E, ntt8_slot_of(a, R, b0, tid, s).e, x[s]);
+	if (first) {
+		// The slots hold this thread's prefetched elements (ntt8_prefetch);
+		// only this thread wrote them, so its own wait is enough.
+#ifdef __CUDA_ARCH__
+		asm volatile("cp.async.wait_group 0;\n" ::: "memory");
+#endif
+		if (ntt8_has_pre(a)) {
 CUZK_ROLLED
-	for (unsigned s = 0; s < 8; s++) {
-		const unsigned e = ntt8_slot_of(a, R, b0, tid, s).e;
-		ntt8_sm_put(sm, E, e, ntt8_pre(a, ntt8_pos(a, tile, e), ntt8_sm_get(sm, E, e)));
+			for (unsigned s = 0; s < 8; s++) {
+				const unsigned e = ntt8_slot_of(a, R, b0, tid, s).e;
+				ntt8_sm_put(sm, E, e, ntt8_pre(a, ntt8_pos(a, tile, e), ntt8_sm_get(sm, E, e)));
+			}
+		}
 	}
 CUZK_UNROLL
 	for (unsigned s = 0; s < 8; s++)
@@ -446,22 +483,49 @@ CUZK_UNROLL
 // Round rd of one tile for thread tid: everything one thread does between two
 // barriers of its block.  Rounds run DIF top-down (the partial round, if any,
 // first) and DIT bottom-up.
+//
+// In the last round, once every thread of the block has read its elements
+// (a barrier), the thread prefetches its first-round elements of the next
+// tile (`next`, or NTT8_NO_TILE) into its slots while it computes; when the
+// epilogue goes through shared memory (ntt8_put), only after the put.  The
+// host emulation runs one thread's phase at a time, so it passes
+// NTT8_NO_TILE and prefetches each tile itself before the first round.
 template <bool DIT, bool INV>
 CUZK_HD void ntt8_phase(const ntt8_pass &a, uint32_t tile, unsigned rd, unsigned tid, const fr_t *roots,
-			uint32_t *sm)
+			uint32_t *sm, uint32_t next)
 {
 	const unsigned rounds = ntt8_rounds(a.k);
 	const unsigned b0 = 3 * (DIT ? rd : rounds - 1 - rd);
 	const unsigned R = a.k - b0 < 3 ? a.k - b0 : 3;
+	const bool last = rd == rounds - 1;
+	const bool staged_epilogue = a.epi.p_lo || a.epi.cst;
 	fr_t x[8];
 	ntt8_get(a, tile, rd == 0, R, b0, tid, sm, x);
+#ifdef __CUDA_ARCH__
+	if (last && !staged_epilogue) {
+		__syncthreads();
+		if (next != NTT8_NO_TILE)
+			ntt8_prefetch<DIT>(a, next, tid, sm);
+	}
+#endif
 	if (R == 3)
 		ntt8_groups<DIT, INV, 3>(a, b0, tid, roots, x);
 	else if (R == 2)
 		ntt8_groups<DIT, INV, 2>(a, b0, tid, roots, x);
 	else
 		ntt8_groups<DIT, INV, 1>(a, b0, tid, roots, x);
-	ntt8_put(a, tile, rd == rounds - 1, R, b0, tid, sm, x);
+	ntt8_put(a, tile, last, R, b0, tid, sm, x);
+#ifdef __CUDA_ARCH__
+	if (last && staged_epilogue) {
+		__syncthreads();
+		if (next != NTT8_NO_TILE)
+			ntt8_prefetch<DIT>(a, next, tid, sm);
+	}
+#else
+	(void)next;
+	(void)last;
+	(void)staged_epilogue;
+#endif
 }
 
 } // namespace cuzk

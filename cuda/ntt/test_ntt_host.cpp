@@ -99,11 +99,14 @@ template <bool DIT, bool INV> void emulate_pass(const cuzk::ntt8_pass &a)
 	std::vector<uint32_t> sm(8u << (a.k + a.cols_log));
 	const unsigned n = cuzk::ntt8_threads(a);
 	cuzk::ntt8_fill_roots(a, roots.data(), 0, 1);
-	for (uint32_t tile = 0; tile < cuzk::ntt8_tiles(a); tile++)
+	for (uint32_t tile = 0; tile < cuzk::ntt8_tiles(a); tile++) {
+		for (unsigned i = 0; i < n; i++)
+			cuzk::ntt8_prefetch<DIT>(a, tile, i, sm.data());
 		for (unsigned rd = 0; rd < cuzk::ntt8_rounds(a.k); rd++)
 			for (unsigned i = 0; i < n; i++)
 				cuzk::ntt8_phase<DIT, INV>(a, tile, rd, g_reverse_threads ? n - 1 - i : i, roots.data(),
-							   sm.data());
+							   sm.data(), cuzk::NTT8_NO_TILE);
+	}
 }
 
 struct host_run {
