@@ -34,8 +34,9 @@
 #           staging of the upload (CUZK_GPU_SRS_STAGING=0);
 #   daemon  the sector as 10 requests through cuzkd from one client's memfd:
 #           cuzkd on the 2^27 file (preloaded while `cuzk gen-circuit`
-#           writes the one-partition witness, ~17 GB, to $WORK), one warm-up
-#           request (it waits for the load, pays the SRS upload), then
+#           writes the one-partition witness, ~17 GB, to $WORK), two warm-up
+#           requests (they wait for the load, pay the SRS upload and each
+#           worker's first working memory), then
 #           `cuzk submit --repeat 10 --inflight 2 --seed 1` (per request the
 #           client's latency and the daemon's phases; wall time, proofs/s:
 #           OUT/daemon-27.txt), every proof checked by `cuzk verify`, the
@@ -258,12 +259,14 @@ step_daemon() {
 		return
 	fi
 	row "daemon: cuzkd started (pid $dpid, preloading)" PASS ""
-	# The first request waits for the preload to finish and, on a GPU,
-	# uploads the parameters: what a fresh daemon costs once, kept out of
-	# the figure of the requests after it (as bench prove keeps it out).
+	# The first requests wait for the preload to finish and, on a GPU,
+	# upload the parameters and allocate each worker's working memory (two
+	# at once: one for each of the two workers): what a fresh daemon costs
+	# once, kept out of the figure of the requests after them, as bench
+	# prove keeps its SRS upload out.
 	warmup() {
 		"$CUZK" submit --socket "$sock" --srs "$(basename "$dparams")" --witness "$wit" --out "$ddir/warmup.proof" \
-			--seed 1 >"$OUT/daemon-$k-warmup.txt" 2>&1
+			--seed 1 --repeat 2 --inflight 2 >"$OUT/daemon-$k-warmup.txt" 2>&1
 		rc_warm=$?
 		cat "$OUT/daemon-$k-warmup.txt"
 		return $rc_warm
@@ -272,7 +275,7 @@ step_daemon() {
 	step "daemon: porep 2^$k witness, 1 partition (gen-circuit)" daemon.log \
 		"$CUZK" gen-circuit --shape porep --log-constraints "$k" --seed 1 --witness "$wit" &&
 		ls -l "$wit" >>"$OUT/daemon.log" 2>&1 &&
-		step "daemon: warm-up request (load, SRS upload, 1 proof)" daemon.log warmup &&
+		step "daemon: warm-up, 2 requests (load, SRS upload, arenas)" daemon.log warmup &&
 		"$CUZK" params list --socket "$sock" >>"$OUT/daemon.log" 2>&1
 	warm=$?
 	if [ $warm -eq 0 ]; then
