@@ -36,8 +36,24 @@ int cuzk_gpu_device_count(void);
 int cuzk_gpu_open(cuzk_gpu_dev **ret, int device, size_t vram_budget, cuzk_error *err);
 void cuzk_gpu_close(cuzk_gpu_dev *dev);
 
-/* Bytes reserved in the budget, free on the device, and the budget. */
-int cuzk_gpu_vram(cuzk_gpu_dev *dev, size_t *ret_reserved, size_t *ret_free, size_t *ret_budget);
+/* A device's memory as its budget counts it and as the device reports it. */
+typedef struct cuzk_gpu_vram_info {
+	size_t reserved;              /* bytes reserved in the budget now */
+	size_t budget;
+	size_t free;                  /* free on the device now (cudaMemGetInfo) */
+	size_t peak_reserved;         /* the most reserved at once since open or the last reset */
+	/* The most the device reported in use (total - free: the CUDA context,
+	 * memory outside the budget and other processes included), read after
+	 * every allocation from the budget and at every cuzk_gpu_vram, since
+	 * open or the last reset. */
+	size_t peak_device_used;
+} cuzk_gpu_vram_info;
+
+/* Returns 0 and fills *ret, or -CUZK_E_GPU. */
+int cuzk_gpu_vram(cuzk_gpu_dev *dev, cuzk_gpu_vram_info *ret);
+/* Starts both peaks again from what is reserved and in use now.  Returns 0,
+ * or -CUZK_E_GPU with err filled. */
+int cuzk_gpu_vram_reset_peaks(cuzk_gpu_dev *dev, cuzk_error *err);
 
 /* A circuit's proving parameters in host memory (affine points). */
 typedef struct cuzk_gpu_srs {

@@ -31,7 +31,20 @@
 #   scale   PoRep-shaped proofs at 2^20, 2^22, 2^24, 2^26 with the GPU
 #           setup in memory (the growth table); 2^26 needs ~35 GB of RAM;
 #   staging the 2^27 file loaded and uploaded with and without the pinned
-#           staging of the upload (CUZK_GPU_SRS_STAGING=0).
+#           staging of the upload (CUZK_GPU_SRS_STAGING=0);
+#   daemon  the sector as 10 requests through cuzkd from one client's memfd:
+#           cuzkd on the 2^27 file (preloaded while `cuzk gen-circuit`
+#           writes the one-partition witness, ~17 GB, to $WORK), two warm-up
+#           requests (they wait for the load, pay the SRS upload and each
+#           worker's first working memory), then
+#           `cuzk submit --repeat 10 --inflight 2 --seed 1` (per request the
+#           client's latency and the daemon's phases; wall time, proofs/s:
+#           OUT/daemon-27.txt), every proof checked by `cuzk verify`, the
+#           daemon's metrics (VRAM peak) and status, a clean stop; the
+#           witness file is deleted at the end.                 ~2 min
+#           DAEMON_LOG=K (default 27) and DAEMON_BACKEND=cpu try the same
+#           at 2^K on any machine (parameters then made by the step in
+#           $WORK); DAEMON_REPEAT (10) and DAEMON_INFLIGHT (2).
 # Every step appends to OUT/table.txt; the exit status is non-zero if any
 # step failed.
 set -u
@@ -41,6 +54,7 @@ shift 2
 STEPS=${*:-check setup prove sector capped}
 WORK=${WORK:-/var/tmp/cuzk-porep}
 CUZK=$B/src/cli/cuzk
+CUZKD=$B/src/daemon/cuzkd
 P27=$WORK/porep27.params
 mkdir -p "$OUT" "$WORK" || exit 1
 TABLE=$OUT/table.txt
@@ -91,6 +105,14 @@ step_setup() {
 	ls -l "$P27" >>"$OUT/setup.log" 2>&1
 }
 
+# The device memory a bench's proofs held (its --json FILE), as one row.
+vram_row() {
+	[ -s "$1" ] || return 0
+	fig() { sed -n "s/.*\"$1 MiB\": \([0-9]*\).*/\1/p" "$2"; }
+	row "  vram MiB: budget, peak reserved, device used" "" \
+		"$(fig "vram budget" "$1") $(fig "vram peak reserved" "$1") $(fig "device used" "$1")"
+}
+
 need_p27() {
 	[ -s "$P27" ] && return 0
 	row "$1" SKIP "no $P27 (run the setup step first)"
@@ -102,6 +124,7 @@ step_prove() {
 	step "porep 2^27: load, upload, 2 pinned partitions, verified" prove.log \
 		"$CUZK" bench prove --backend gpu --shape porep --log-constraints 27 --seed 1 --params "$P27" \
 		--pin --partitions 2 --trace "$OUT/trace-27.json" --json "$OUT/prove-27.json"
+	vram_row "$OUT/prove-27.json"
 }
 
 step_sector() {
@@ -109,6 +132,7 @@ step_sector() {
 	step "porep 2^27: 10 partitions, 2 at a time, pinned, verified" sector.log \
 		"$CUZK" bench prove --backend gpu --shape porep --log-constraints 27 --seed 1 --params "$P27" \
 		--pin --partitions 10 --parallel 2 --trace "$OUT/trace-27-sector.json" --json "$OUT/sector-27.json"
+	vram_row "$OUT/sector-27.json"
 }
 
 step_capped() {
@@ -116,6 +140,7 @@ step_capped() {
 	step "porep 2^27, vram budget 24 GiB (SRS streamed), verified" capped.log env CUZK_GPU_VRAM_BUDGET_MB=24576 \
 		"$CUZK" bench prove --backend gpu --shape porep --log-constraints 27 --seed 1 --params "$P27" \
 		--pin --trace "$OUT/trace-27-24g.json" --json "$OUT/prove-27-24g.json"
+	vram_row "$OUT/prove-27-24g.json"
 	# 16 GiB: a proof, or (today) a refusal up front that names the VRAM
 	# budget; a CUDA out-of-memory error half-way is a failure.
 	capped16() {
@@ -128,7 +153,9 @@ step_capped() {
 		grep -q "budget is 16384 MiB" "$WORK/capped16.out" && return 0
 		return 1
 	}
+	rm -f "$OUT/prove-27-16g.json"
 	step "porep 2^27, vram budget 16 GiB (a proof or a clean refusal)" capped.log capped16
+	vram_row "$OUT/prove-27-16g.json"
 }
 
 step_scale() {
@@ -147,9 +174,155 @@ step_staging() {
 		"$CUZK" bench load --backend gpu --params "$P27" --json "$OUT/load-27-plain.json"
 }
 
+# A bounded wait for a state cuzkd reaches on its own (its socket): a test
+# of the state every 0.1 s, for at most $1 tenths.
+wait_until() {
+	tenths=$1
+	shift
+	until "$@"; do
+		tenths=$((tenths - 1))
+		[ "$tenths" -gt 0 ] || return 1
+		sleep 0.1
+	done
+}
+
+step_daemon() {
+	k=${DAEMON_LOG:-27}
+	dbe=${DAEMON_BACKEND:-gpu}
+	nreq=${DAEMON_REPEAT:-10}
+	inflight=${DAEMON_INFLIGHT:-2}
+	ddir=$WORK/daemon
+	sock=$ddir/cuzkd.sock
+	wit=$WORK/daemon-$k.witness
+	txt=$OUT/daemon-$k.txt
+	if [ "$k" = 27 ]; then
+		need_p27 "daemon: porep 2^27 through cuzkd" || return
+		dparams=$P27
+	else
+		dparams=$WORK/porep$k.params
+		if [ ! -s "$dparams" ]; then
+			step "daemon: dev setup porep 2^$k ($dbe)" daemon.log "$CUZK" setup --backend "$dbe" --shape porep \
+				--log-constraints "$k" --seed 1 --params "$dparams" || return
+		fi
+	fi
+	[ -x "$CUZKD" ] || { row "daemon: porep 2^$k through cuzkd" FAIL "no $CUZKD"; failed=$((failed + 1)); return; }
+	# The witness: a, b, c and aux of one partition, 32 bytes a scalar
+	# (16.7 GB at 2^27), written next to the parameters.
+	rm -f "$wit"   # a run cut short leaves it, and it would count as used
+	need_gb=$(awk -v k="$k" 'BEGIN { printf "%d", 2^k * 130278869 / 2^27 * 4 * 32 / 1e9 + 1 }')
+	df_gb=$(df -BG --output=avail "$WORK" | tail -1 | tr -dc 0-9)
+	if [ "${df_gb:-0}" -lt "$need_gb" ]; then
+		row "daemon: porep 2^$k through cuzkd" FAIL "only ${df_gb} GB free in $WORK (the witness needs ~$need_gb)"
+		failed=$((failed + 1))
+		return
+	fi
+	mkdir -p "$ddir" || return
+	rm -f "$sock" "$ddir"/*.proof
+	# srs_dir is the parameters' directory; preload loads them as soon as
+	# cuzkd is up, beside the witness generation.  The limits' defaults
+	# (192G and more) would do; written out, they say what this run needs:
+	# one partition's witness is 16.7 GB, and each request in flight counts
+	# it once more against the per-client and per-uid limits, even when it
+	# is the same buffer.  The decoded 2^27 parameters take ~45 GB.
+	cat >"$ddir/cuzkd.conf" <<-EOF
+		[daemon]
+		socket = $sock
+		srs_dir = $(dirname "$dparams")
+		backend = $dbe
+		drain_timeout = 30s
+		[limits]
+		max_witness_bytes = 32G
+		max_pinned_bytes_per_client = 96G
+		max_pinned_bytes_per_uid = 96G
+		max_pinned_bytes_total = 64G
+		[engine]
+		workers_per_device = 2
+		verify = yes
+		[srs]
+		cache_budget = 64G
+		preload = $(basename "$dparams")
+	EOF
+	{
+		echo "== THP for shmem: $(cat /sys/kernel/mm/transparent_hugepage/shmem_enabled 2>&1)"
+		grep -i hugepages_ /proc/meminfo
+	} >>"$OUT/daemon.log" 2>&1
+	step "daemon: cuzkd.conf accepted (--check-config)" daemon.log \
+		"$CUZKD" --check-config --config "$ddir/cuzkd.conf" || return
+	"$CUZKD" --config "$ddir/cuzkd.conf" >"$OUT/cuzkd-$k.log" 2>&1 &
+	dpid=$!
+	up() { [ -S "$sock" ] || ! kill -0 "$dpid" 2>/dev/null; }
+	if ! wait_until 600 up || ! kill -0 "$dpid" 2>/dev/null; then
+		row "daemon: cuzkd started" FAIL "no socket $sock, see cuzkd-$k.log"
+		failed=$((failed + 1))
+		kill "$dpid" 2>/dev/null
+		wait "$dpid"
+		return
+	fi
+	row "daemon: cuzkd started (pid $dpid, preloading)" PASS ""
+	# The first requests wait for the preload to finish and, on a GPU,
+	# upload the parameters and allocate each worker's working memory (two
+	# at once: one for each of the two workers): what a fresh daemon costs
+	# once, kept out of the figure of the requests after them, as bench
+	# prove keeps its SRS upload out.
+	warmup() {
+		"$CUZK" submit --socket "$sock" --srs "$(basename "$dparams")" --witness "$wit" --out "$ddir/warmup.proof" \
+			--seed 1 --repeat 2 --inflight 2 >"$OUT/daemon-$k-warmup.txt" 2>&1
+		rc_warm=$?
+		cat "$OUT/daemon-$k-warmup.txt"
+		return $rc_warm
+	}
+	# The witness file is written while the daemon loads the parameters.
+	step "daemon: porep 2^$k witness, 1 partition (gen-circuit)" daemon.log \
+		"$CUZK" gen-circuit --shape porep --log-constraints "$k" --seed 1 --witness "$wit" &&
+		ls -l "$wit" >>"$OUT/daemon.log" 2>&1 &&
+		step "daemon: warm-up, 2 requests (load, SRS upload, arenas)" daemon.log warmup &&
+		"$CUZK" params list --socket "$sock" >>"$OUT/daemon.log" 2>&1
+	warm=$?
+	if [ $warm -eq 0 ]; then
+		repeat() {
+			"$CUZK" submit --socket "$sock" --srs "$(basename "$dparams")" --witness "$wit" \
+				--out "$ddir/sector.proof" --seed 1 --repeat "$nreq" --inflight "$inflight" >"$txt" 2>&1
+			rc_submit=$?
+			cat "$txt"
+			return $rc_submit
+		}
+		step "daemon: $nreq requests from one memfd, $inflight in flight" daemon.log repeat &&
+			row "  cuzk submit --repeat $nreq --inflight $inflight" "" "$(sed -n 's/.* in flight: //p' "$txt")"
+		verify_all() {
+			size=$(wc -c <"$ddir/sector.proof")
+			[ "$size" -eq $((nreq * 192)) ] || { echo "sector.proof: $size bytes, not $((nreq * 192))"; return 1; }
+			i=0
+			while [ $i -lt "$nreq" ]; do
+				dd if="$ddir/sector.proof" of="$ddir/one.proof" bs=192 skip=$i count=1 2>/dev/null &&
+					"$CUZK" verify --params "$dparams" --proof "$ddir/one.proof" --witness "$wit" || return 1
+				i=$((i + 1))
+			done
+		}
+		step "daemon: every proof verifies (cuzk verify)" daemon.log verify_all
+		"$CUZK" metrics --socket "$sock" >"$OUT/daemon-$k-metrics.txt" 2>&1
+		"$CUZK" status --socket "$sock" >"$OUT/daemon-$k-status.txt" 2>&1
+		# What the table cites beside the times: the VRAM the daemon held at
+		# most, and one registration for the whole run.
+		grep -h '^cuzk_gpu_vram_bytes{.*kind="\(peak\|budget\)"\|^cuzk_registration_cache_\(hits\|misses\)_total ' \
+			"$OUT/daemon-$k-metrics.txt" >>"$txt"
+	fi
+	# SIGTERM drains: with nothing in flight any more cuzkd stops at once,
+	# and whatever still ran would be failed after drain_timeout (30 s).
+	kill -TERM "$dpid"
+	wait "$dpid"
+	rc_daemon=$?
+	if [ $rc_daemon -eq 0 ]; then
+		row "daemon: cuzkd drained and stopped" PASS "exit 0"
+	else
+		row "daemon: cuzkd drained and stopped" FAIL "exit $rc_daemon, see cuzkd-$k.log"
+		failed=$((failed + 1))
+	fi
+	rm -f "$wit"
+}
+
 for s in $STEPS; do
 	case $s in
-	check | setup | prove | sector | capped | scale | staging) "step_$s" ;;
+	check | setup | prove | sector | capped | scale | staging | daemon) "step_$s" ;;
 	*) echo "unknown step $s" >&2; failed=$((failed + 1)) ;;
 	esac
 done

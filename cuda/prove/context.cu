@@ -246,18 +246,40 @@ extern "C" void cuzk_gpu_close(cuzk_gpu_dev *dev)
 	delete dev;
 }
 
-extern "C" int cuzk_gpu_vram(cuzk_gpu_dev *dev, size_t *ret_reserved, size_t *ret_free, size_t *ret_budget)
+namespace {
+
+// The device's own count of its used memory (total - free) and its free
+// bytes, on dev's device.
+size_t read_device_use(const cuzk_gpu_dev *dev, size_t *ret_free)
+{
+	device_guard dg(dev->device);
+	size_t free_b = 0, total_b = 0;
+	CUDA_OK(cudaMemGetInfo(&free_b, &total_b));
+	*ret_free = free_b;
+	return total_b - free_b;
+}
+
+} // namespace
+
+extern "C" int cuzk_gpu_vram(cuzk_gpu_dev *dev, cuzk_gpu_vram_info *ret)
 {
 	return gpu_entry(nullptr, [&] {
-		device_guard dg(dev->device);
-		size_t free_b = 0, total_b = 0;
-		CUDA_OK(cudaMemGetInfo(&free_b, &total_b));
-		if (ret_reserved)
-			*ret_reserved = dev->budget->reserved();
-		if (ret_free)
-			*ret_free = free_b;
-		if (ret_budget)
-			*ret_budget = dev->budget->budget();
+		// This reading counts towards the device's peak too: memory the
+		// runtime allocates lazily (kernels' local memory) shows up
+		// between allocations from the budget.
+		dev->budget->note_device_use(read_device_use(dev, &ret->free));
+		ret->reserved = dev->budget->reserved();
+		ret->budget = dev->budget->budget();
+		ret->peak_reserved = dev->budget->peak_reserved();
+		ret->peak_device_used = dev->budget->peak_device_used();
+	});
+}
+
+extern "C" int cuzk_gpu_vram_reset_peaks(cuzk_gpu_dev *dev, cuzk_error *err)
+{
+	return gpu_entry(err, [&] {
+		size_t free_b;
+		dev->budget->reset_peaks(read_device_use(dev, &free_b));
 	});
 }
 

@@ -27,6 +27,14 @@ void bench_phase(struct bench_report *b, const char *name, double ms, int exclud
 	}
 }
 
+void bench_size(struct bench_report *b, const char *name, uint64_t value)
+{
+	if (b->n_size < BENCH_MAX_SIZES) {
+		b->size[b->n_size].name = name;
+		b->size[b->n_size++].value = value;
+	}
+}
+
 void bench_report_print(const struct bench_report *b)
 {
 	printf("bench %s: backend %s", b->bench, b->backend);
@@ -41,6 +49,9 @@ void bench_report_print(const struct bench_report *b)
 	for (size_t i = 0; i < b->n_phase; i++)
 		printf("%-24s %12.1f%s\n", b->phase[i].name, b->phase[i].ms,
 		       b->phase[i].excluded ? "   (not part of the proof)" : "");
+	/* Sizes are not times: rows of their own after the phases. */
+	for (size_t i = 0; i < b->n_size; i++)
+		printf("%-24s %12" PRIu64 "   (not part of the proof)\n", b->size[i].name, b->size[i].value);
 }
 
 int bench_report_json(const struct bench_report *b, const char *path, cuzk_error *err)
@@ -62,6 +73,8 @@ int bench_report_json(const struct bench_report *b, const char *path, cuzk_error
 		fprintf(f, ", \"shape\": \"%s\"", b->shape);
 	for (size_t i = 0; i < b->n_count; i++)
 		fprintf(f, ", \"%s\": %" PRIu64, b->count[i].name, b->count[i].value);
+	for (size_t i = 0; i < b->n_size; i++)
+		fprintf(f, ", \"%s\": %" PRIu64, b->size[i].name, b->size[i].value);
 	fputs(", \"phases_ms\": {", f);
 	for (size_t i = 0; i < b->n_phase; i++)
 		fprintf(f, "%s\"%s\": %.3f", i ? ", " : "", b->phase[i].name, b->phase[i].ms);

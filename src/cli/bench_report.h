@@ -12,6 +12,7 @@
 
 #define BENCH_MAX_PHASES 24
 #define BENCH_MAX_COUNTS 8
+#define BENCH_MAX_SIZES 4
 
 struct bench_report {
 	const char *bench;         /* "prove", "msm", "ntt" */
@@ -24,15 +25,21 @@ struct bench_report {
 	 * (the development setup next to a proof). */
 	struct { const char *name; double ms; int excluded; } phase[BENCH_MAX_PHASES];
 	size_t n_phase;
+	/* Sizes measured beside the timings (the device memory a proof held),
+	 * the unit in the name: "vram peak reserved MiB". */
+	struct { const char *name; uint64_t value; } size[BENCH_MAX_SIZES];
+	size_t n_size;
 };
 
 void bench_count(struct bench_report *b, const char *name, uint64_t value);
 void bench_phase(struct bench_report *b, const char *name, double ms, int excluded);
+void bench_size(struct bench_report *b, const char *name, uint64_t value);
 
 /* The table on stdout. */
 void bench_report_print(const struct bench_report *b);
 /* The JSON file: {"bench":..., "backend":..., "log_size":..., "date":...,
- * "host":..., "threads":..., ["shape":...,] counts..., "phases_ms": {name: ms, ...}}. */
+ * "host":..., "threads":..., ["shape":...,] counts..., sizes...,
+ * "phases_ms": {name: ms, ...}}. */
 int bench_report_json(const struct bench_report *b, const char *path, cuzk_error *err);
 
 #endif

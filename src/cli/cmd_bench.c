@@ -176,6 +176,22 @@ static void report_proofs(struct bench_args *a, const groth16_timings *sum, doub
 		bench_phase(&a->rep, "all partitions wall", wall, 0);
 }
 
+/* What the proofs held on the device at most (a backend with memory of its
+ * own): the budget, the most of it reserved at once, and the most the device
+ * reported in use, CUDA context and all. */
+static int report_memory(struct bench_args *a, cuzk_error *err)
+{
+	struct groth16_mem m;
+	if (!a->be->mem)
+		return 0;
+	if (a->be->mem(a->ctx, &m) < 0)
+		return err_fail(err, CUZK_E_GPU, "bench: reading the %s device's memory figures", a->be->name);
+	bench_size(&a->rep, "vram budget MiB", m.budget >> 20);
+	bench_size(&a->rep, "vram peak reserved MiB", m.peak_reserved >> 20);
+	bench_size(&a->rep, "device used MiB", m.peak_device_used >> 20);
+	return 0;
+}
+
 struct prove_job {
 	struct bench_args *a;
 	const groth16_params *p;
@@ -304,6 +320,10 @@ static int bench_prove(struct bench_args *a, cuzk_error *err)
 		bench_phase(&a->rep, "srs upload (first use)", monotonic_ms() - t4, 1);
 		trace_host(a, "srs upload", t4, monotonic_ms());
 	}
+	/* From here the device's peaks describe the proofs (with the SRS and
+	 * whatever else stays reserved while they run), not the setup. */
+	if (a->be->mem_reset_peaks && (r = a->be->mem_reset_peaks(a->ctx, err)) < 0)
+		goto out;
 
 	groth16_timings *tms = calloc(a->partitions, sizeof(*tms));
 	if (!(proofs = calloc(a->partitions, sizeof(*proofs))) || !tms) {
@@ -336,6 +356,8 @@ static int bench_prove(struct bench_args *a, cuzk_error *err)
 	if (a->runs > 1)
 		bench_count(&a->rep, "runs (best of)", a->runs);
 	report_proofs(a, &best, best_wall, best_cpu);
+	if ((r = report_memory(a, err)) < 0)
+		goto out;
 	double t6 = monotonic_ms();
 	for (uint64_t part = 0; part < a->partitions; part++) {
 		if ((r = groth16_verify(&p.vk, z + 1, ni - 1, &proofs[part], err)) < 0) {

@@ -1,14 +1,30 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 /* cuzk submit: proves a witness file through cuzkd.  The file is copied into
  * a library witness buffer (one copy; a real client writes its scalars there
- * in place), submitted, and the proofs written when the completion arrives. */
+ * in place), submitted, and the proofs written when the completion arrives.
+ *
+ * --repeat N submits that one buffer N times, at most --inflight K at once:
+ * a client proving a sector's partitions from a buffer it keeps.  The same
+ * memfd every time, so the daemon maps and pins it once (its registration
+ * cache); with two or more in flight its workers overlap one request's
+ * upload with another's MSMs.  A buffer may be in flight in several requests
+ * at once: nothing writes it, and libcuzk seals it once (SHRINK, GROW, SEAL),
+ * so a second submission finds it sealed and sends it as it is. */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "cli/cli_daemon.h"
+#include "common/clock.h"
 #include "cuzk.h"
+
+/* --repeat's bound: every request's proofs are kept for --out (192 bytes a
+ * partition), at most ~120 MiB. */
+#define SUBMIT_MAX_REPEAT 10000
+/* --inflight's: the largest ring the protocol allows (PROTOCOL.md §4). */
+#define SUBMIT_MAX_INFLIGHT 4096
 
 static int parse_priority(const char *s, uint32_t *ret, cuzk_error *err)
 {
@@ -39,19 +55,213 @@ static int srs_or_kind(const char **srs, const char *kind, cuzk_error *err)
 	return 0;
 }
 
+/* One submission of the buffer. */
+struct submitted {
+	uint64_t id, job;
+	double t_sent_ms, latency_ms;
+	int done;
+};
+
+struct run_state {
+	cuzk_client *c;
+	cuzk_buffer *w;
+	const struct cuzk_request *req;
+	const char *sock, *out;
+	uint64_t n, inflight;
+	uint32_t parts;             /* partitions per request (the witness file's) */
+	int fixed_rs;
+	struct submitted *sub;      /* n */
+	uint8_t *proofs;            /* n × parts proofs, in request order */
+	int64_t first_done;         /* the first request that completed, -1 before */
+	struct cuzk_completion *done;
+};
+
+static const char *plural(uint64_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
+/* The request a completion answers, by the library's id. */
+static int64_t find_request(const struct run_state *st, uint64_t upto, uint64_t id)
+{
+	for (uint64_t i = 0; i < upto; i++)
+		if (!st->sub[i].done && st->sub[i].id == id)
+			return (int64_t)i;
+	return -1;
+}
+
+static void print_request(const struct run_state *st, uint64_t i)
+{
+	const uint64_t *ph = st->done->phase_ns;
+	printf("request %" PRIu64 " of %" PRIu64 " (job %" PRIu64 "): %.1f ms submit to completion; daemon ms: "
+	       "check %.1f queue %.1f srs %.1f register %.1f upload %.1f ntt %.1f msm %.1f assemble %.1f total %.1f\n",
+	       i + 1, st->n, st->sub[i].job, st->sub[i].latency_ms, ph[CUZK_PHASE_CHECK] / 1e6,
+	       ph[CUZK_PHASE_QUEUE] / 1e6, ph[CUZK_PHASE_SRS] / 1e6, ph[CUZK_PHASE_REGISTER] / 1e6,
+	       ph[CUZK_PHASE_UPLOAD] / 1e6, ph[CUZK_PHASE_NTT] / 1e6, ph[CUZK_PHASE_MSM] / 1e6,
+	       ph[CUZK_PHASE_ASSEMBLE] / 1e6, ph[CUZK_PHASE_TOTAL] / 1e6);
+	fflush(stdout);
+}
+
+/* Takes one completion: its request's latency and proofs, which with fixed
+ * r and s must be the bytes of the first request's. */
+static int take_completion(struct run_state *st, uint64_t submitted, cuzk_error *err)
+{
+	const size_t bytes = (size_t)st->parts * CUZK_PROOF_BYTES;
+	int64_t i;
+	int r;
+
+	do {
+		if ((r = cuzk_wait(st->c, st->done, -1, err)) < 0)
+			return r;
+	} while ((i = find_request(st, submitted, st->done->request_id)) < 0);
+	struct submitted *s = &st->sub[i];
+	s->done = 1;
+	s->latency_ms = monotonic_ms() - s->t_sent_ms;
+	if (st->done->status != 0 && st->n == 1)
+		return err_fail(err, st->done->status, "job %" PRIu64 ": %s", s->job, st->done->message);
+	if (st->done->status != 0)
+		return err_fail(err, st->done->status, "request %" PRIu64 " of %" PRIu64 " (job %" PRIu64 "): %s",
+				(uint64_t)i + 1, st->n, s->job, st->done->message);
+	if (st->done->num_partitions != st->parts)
+		return err_fail(err, CUZK_E_PROTOCOL, "job %" PRIu64 ": %u proofs for a witness of %u partition%s",
+				s->job, st->done->num_partitions, st->parts, plural(st->parts));
+	uint8_t *mine = st->proofs + (size_t)i * bytes;
+	memcpy(mine, st->done->proof, bytes);
+	if (st->first_done < 0)
+		st->first_done = i;
+	else if (st->fixed_rs && memcmp(mine, st->proofs + (size_t)st->first_done * bytes, bytes) != 0)
+		return err_fail(err, CUZK_E_MISMATCH,
+				"request %" PRIu64 " (job %" PRIu64 ") proved the witness to other bytes than request %" PRId64
+				" (job %" PRIu64 "), though --seed fixes r and s",
+				(uint64_t)i + 1, s->job, st->first_done + 1, st->sub[st->first_done].job);
+	if (st->n > 1)
+		print_request(st, (uint64_t)i);
+	return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* The whole run in one line: wall time, proofs per second, the spread of the
+ * client-observed latencies. */
+static int print_summary(const struct run_state *st, double wall_ms, cuzk_error *err)
+{
+	double *lat = malloc(st->n * sizeof(*lat));
+	if (!lat)
+		return err_fail(err, CUZK_E_NOMEM, "out of memory");
+	for (uint64_t i = 0; i < st->n; i++)
+		lat[i] = st->sub[i].latency_ms;
+	qsort(lat, st->n, sizeof(*lat), cmp_double);
+	const uint64_t proofs = st->n * st->parts;
+	printf("%s: %" PRIu64 " requests of %u partition%s, %" PRIu64 " proofs%s, at most %" PRIu64
+	       " in flight: %.1f ms wall, %.3f proofs/s; latency ms min %.1f median %.1f max %.1f\n",
+	       st->out, st->n, st->parts, plural(st->parts), proofs,
+	       st->fixed_rs ? " (identical: --seed)" : "", st->inflight, wall_ms,
+	       wall_ms > 0 ? (double)proofs / (wall_ms / 1e3) : 0.0, lat[0], lat[st->n / 2], lat[st->n - 1]);
+	free(lat);
+	return 0;
+}
+
+/* Keeps at most st->inflight requests outstanding until all st->n are done. */
+static int submit_all(struct run_state *st, cuzk_error *err)
+{
+	uint64_t submitted = 0, completed = 0;
+	int r;
+
+	if (st->n > 1)
+		fprintf(stderr, "cuzk submit: one buffer %" PRIu64 " times, at most %" PRIu64 " in flight\n", st->n,
+			st->inflight);
+	const double t0 = monotonic_ms();
+	while (completed < st->n) {
+		while (submitted < st->n && submitted - completed < st->inflight) {
+			struct submitted *s = &st->sub[submitted];
+			s->t_sent_ms = monotonic_ms();
+			if ((r = cuzk_submit(st->c, st->w, st->req, &s->id, &s->job, err)) < 0) {
+				if (st->n > 1)
+					err_prefix(err, "request %" PRIu64 " of %" PRIu64, submitted + 1, st->n);
+				return r;
+			}
+			submitted++;
+			/* The cancel line names the socket only when the command
+			 * line did: otherwise the same default finds the same
+			 * daemon. */
+			if (st->n == 1)
+				fprintf(stderr, "cuzk submit: job %" PRIu64 " queued (cancel with: cuzk cancel%s%s --request %" PRIu64
+						")\n", s->job, st->sock ? " --socket " : "", st->sock ? st->sock : "", s->job);
+		}
+		if ((r = take_completion(st, submitted, err)) < 0)
+			return r;
+		completed++;
+	}
+	const double wall_ms = monotonic_ms() - t0;
+	if ((r = cli_write_file(st->out, st->proofs, (size_t)st->n * st->parts * CUZK_PROOF_BYTES, err)) < 0)
+		return r;
+	if (st->n > 1)
+		return print_summary(st, wall_ms, err);
+	const uint64_t *ph = st->done->phase_ns;
+	printf("%s: %u proof%s (job %" PRIu64 ", %.1f ms in the daemon, %.1f ms queued)\n", st->out, st->parts,
+	       plural(st->parts), st->sub[0].job, ph[CUZK_PHASE_TOTAL] / 1e6, ph[CUZK_PHASE_QUEUE] / 1e6);
+	return 0;
+}
+
+/* Partitions per request: the buffer's, which the library knows. */
+static uint32_t buffer_partitions(cuzk_buffer *w)
+{
+	struct cuzk_partition p;
+	uint32_t n = 0;
+	while (n < CUZK_MAX_PARTITIONS && cuzk_buffer_partition(w, n, &p) == 0)
+		n++;
+	return n;
+}
+
+/* The connection, the buffer (filled once from the file), the tables, the
+ * requests. */
+static int run_submit(struct run_state *st, const char *witness, int inflight_given, cuzk_error *err)
+{
+	struct cuzk_limits lim;
+	int r;
+
+	if ((r = cuzk_connect(&st->c, cli_daemon_socket(st->sock), NULL, err)) < 0)
+		return r;
+	/* Before the file is read: a PoRep partition's witness (17 GB) takes
+	 * seconds to load. */
+	cuzk_client_limits(st->c, &lim);
+	if (inflight_given && st->inflight > lim.max_inflight)
+		return cli_usage(err, "--inflight %" PRIu64 ": the daemon allows %u request%s in flight on one connection "
+				 "(its max_inflight_per_client)", st->inflight, lim.max_inflight, plural(lim.max_inflight));
+	if (st->inflight > lim.max_inflight)
+		st->inflight = lim.max_inflight;   /* the default asked for more than this daemon allows */
+	if (st->inflight > st->n)
+		st->inflight = st->n;
+	if ((r = cuzk_buffer_load_file(st->c, &st->w, witness, err)) < 0)
+		return r;
+	st->parts = buffer_partitions(st->w);
+	st->sub = calloc(st->n, sizeof(*st->sub));
+	st->proofs = malloc((size_t)st->n * st->parts * CUZK_PROOF_BYTES);
+	st->done = malloc(sizeof(*st->done));   /* 12 KiB of proofs */
+	if (!st->sub || !st->proofs || !st->done)
+		return err_fail(err, CUZK_E_NOMEM, "out of memory for %" PRIu64 " requests", st->n);
+	return submit_all(st, err);
+}
+
 static int run(int argc, char **argv, cuzk_error *err)
 {
 	const char *sock = NULL, *srs = NULL, *kind = NULL, *witness = NULL, *out = NULL, *prio_s = NULL,
-		   *seed_s = NULL;
+		   *seed_s = NULL, *repeat_s = NULL, *inflight_s = NULL;
 	const struct cli_option opts[] = {
 		CLI_SOCKET_OPTION(sock),
 		{ "srs", "NAME", &srs, "parameter file name in the daemon's srs_dir" },
 		{ "kind", "KIND", &kind, "or a proof kind: porep-32g, window-post-32g, winning-post-32g, snap-32g, "
 					 "... (cuzk params list)" },
 		{ "witness", "W.witness", &witness, "cuzk witness file (one or more partitions)" },
-		{ "out", "P.proof", &out, "where to write the proofs (192 bytes per partition)" },
+		{ "out", "P.proof", &out, "where to write the proofs (192 bytes per partition; every request's, in order)" },
 		{ "priority", "P", &prio_s, "critical, high, normal (default) or low" },
 		{ "seed", "N", &seed_s, "fix r and s (tests only: such proofs are not zero-knowledge)" },
+		{ "repeat", "N", &repeat_s, "submit the same buffer N times (default 1), printing each request's times" },
+		{ "inflight", "K", &inflight_s, "with --repeat: at most K requests outstanding (default 2)" },
 	};
 	int r = cli_parse(&cli_cmd_submit, opts, sizeof(opts) / sizeof(opts[0]), argc, argv, err);
 	if (r != 0)
@@ -59,54 +269,34 @@ static int run(int argc, char **argv, cuzk_error *err)
 	if ((r = srs_or_kind(&srs, kind, err)) < 0)
 		return r;
 	struct cuzk_request req = { .srs = srs };
+	struct run_state st = { .req = &req, .sock = sock, .out = out, .n = 1, .inflight = 2, .first_done = -1 };
 	if ((r = cli_require("witness", witness, err)) < 0 || (r = cli_require("out", out, err)) < 0 ||
 	    (r = parse_priority(prio_s, &req.priority, err)) < 0 ||
-	    (r = cli_parse_u64("seed", seed_s, 0, UINT64_MAX, &req.seed, err)) < 0)
+	    (r = cli_parse_u64("seed", seed_s, 0, UINT64_MAX, &req.seed, err)) < 0 ||
+	    (r = cli_parse_u64("repeat", repeat_s, 1, SUBMIT_MAX_REPEAT, &st.n, err)) < 0 ||
+	    (r = cli_parse_u64("inflight", inflight_s, 1, SUBMIT_MAX_INFLIGHT, &st.inflight, err)) < 0)
 		return r;
-	if (seed_s)
+	if (inflight_s && !repeat_s)
+		return cli_usage(err, "--inflight needs --repeat: one request is never more than one in flight");
+	if (seed_s) {
 		req.flags |= CUZK_REQ_FIXED_RS;
-
-	struct cuzk_completion *done = malloc(sizeof(*done));  /* 12 KiB of proofs */
-	cuzk_client *c;
-	cuzk_buffer *w = NULL;
-	uint64_t id, job;
-	if (!done)
-		return err_fail(err, CUZK_E_NOMEM, "out of memory");
-	if ((r = cuzk_connect(&c, cli_daemon_socket(sock), NULL, err)) < 0) {
-		free(done);
-		return r;
+		st.fixed_rs = 1;
 	}
-	if ((r = cuzk_buffer_load_file(c, &w, witness, err)) < 0 ||
-	    (r = cuzk_submit(c, w, &req, &id, &job, err)) < 0)
-		goto out;
-	/* The cancel line names the socket only when the command line did:
-	 * otherwise the same default finds the same daemon. */
-	fprintf(stderr, "cuzk submit: job %llu queued (cancel with: cuzk cancel%s%s --request %llu)\n",
-		(unsigned long long)job, sock ? " --socket " : "", sock ? sock : "", (unsigned long long)job);
-	do {
-		if ((r = cuzk_wait(c, done, -1, err)) < 0)
-			goto out;
-	} while (done->request_id != id);
-	if (done->status != 0) {
-		r = err_fail(err, done->status, "job %llu: %s", (unsigned long long)job, done->message);
-		goto out;
-	}
-	if ((r = cli_write_file(out, done->proof, (size_t)done->num_partitions * CUZK_PROOF_BYTES, err)) < 0)
-		goto out;
-	printf("%s: %u proof%s (job %llu, %.1f ms in the daemon, %.1f ms queued)\n", out, done->num_partitions,
-	       done->num_partitions == 1 ? "" : "s", (unsigned long long)job,
-	       done->phase_ns[CUZK_PHASE_TOTAL] / 1e6, done->phase_ns[CUZK_PHASE_QUEUE] / 1e6);
-out:
-	cuzk_buffer_free(w);
-	cuzk_disconnect(c);
-	free(done);
+	r = run_submit(&st, witness, inflight_s != NULL, err);
+	/* Disconnecting cancels whatever is still in flight after a failure. */
+	cuzk_buffer_free(st.w);
+	cuzk_disconnect(st.c);
+	free(st.sub);
+	free(st.proofs);
+	free(st.done);
 	return r;
 }
 
 const struct cli_command cli_cmd_submit = {
 	.name = "submit",
-	.summary = "prove a witness file through cuzkd",
+	.summary = "prove a witness file through cuzkd (--repeat: the same buffer N times)",
 	.usage = "[--socket PATH] (--srs NAME | --kind KIND) --witness W.witness --out P.proof [--priority P] "
-		 "[--seed N]",
+		 "[--seed N]\n"
+		 "                   [--repeat N [--inflight K]]",
 	.run = run,
 };

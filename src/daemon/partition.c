@@ -21,12 +21,12 @@ static uint64_t ms_to_ns(double ms)
 static void log_mem(struct cuzkd_worker *w, struct cuzkd_log_fields *f)
 {
 	const struct groth16_backend *be = w->engine->be;
-	size_t reserved, free_b, budget;
+	struct groth16_mem m;
 
-	if (!be->mem || be->mem(w->dev->dev, &reserved, &free_b, &budget) < 0)
+	if (!be->mem || be->mem(w->dev->dev, &m) < 0)
 		return;
-	f->vram_reserved_mb = (int64_t)(reserved >> 20);
-	f->vram_free_mb = (int64_t)(free_b >> 20);
+	f->vram_reserved_mb = (int64_t)(m.reserved >> 20);
+	f->vram_free_mb = (int64_t)(m.free >> 20);
 }
 
 /* The journal gets one structured record per phase (CUZK_PHASE, CUZK_MS);

@@ -35,7 +35,7 @@ static void take_snapshot(struct cuzkd *d, struct snapshot *s)
 
 struct vram {
 	int ok;
-	size_t reserved, free_b, budget;
+	struct groth16_mem m;
 };
 
 static struct vram device_vram(const struct cuzkd_engine *e, const struct cuzkd_device *dev)
@@ -43,7 +43,7 @@ static struct vram device_vram(const struct cuzkd_engine *e, const struct cuzkd_
 	struct vram v = { 0 };
 
 	if (e->be->mem)
-		v.ok = e->be->mem(dev->dev, &v.reserved, &v.free_b, &v.budget) == 0;
+		v.ok = e->be->mem(dev->dev, &v.m) == 0;
 	return v;
 }
 
@@ -63,7 +63,7 @@ void cuzkd_status_line(struct cuzkd *d, char *buf, size_t len)
 		struct vram v = device_vram(&d->engine, &d->engine.devices[i]);
 		if (v.ok)
 			at += (size_t)snprintf(buf + at, len - at, "; GPU %u VRAM %zu/%zu MiB reserved",
-					       d->engine.devices[i].number, v.reserved >> 20, v.budget >> 20);
+					       d->engine.devices[i].number, v.m.reserved >> 20, v.m.budget >> 20);
 	}
 }
 
@@ -85,7 +85,7 @@ static const char *size_text(char buf[CUZKD_FORMAT_MAX], uint64_t v)
 
 static void status_text(struct cuzkd *d, const struct snapshot *s, FILE *f)
 {
-	char b1[CUZKD_FORMAT_MAX], b2[CUZKD_FORMAT_MAX], b3[CUZKD_FORMAT_MAX];
+	char b1[CUZKD_FORMAT_MAX], b2[CUZKD_FORMAT_MAX], b3[CUZKD_FORMAT_MAX], b4[CUZKD_FORMAT_MAX];
 
 	fprintf(f, "cuzkd %s, backend %s%s\n", PACKAGE_VERSION, d->be->name,
 		d->draining ? ", draining" : "");
@@ -103,8 +103,8 @@ static void status_text(struct cuzkd *d, const struct snapshot *s, FILE *f)
 		fprintf(f, "device %s %u: %u workers, %u running, %" PRIu64 " partitions done", d->be->name,
 			dev->number, ds.workers, ds.running, ds.partitions);
 		if (v.ok)
-			fprintf(f, ", VRAM reserved %s, free %s, budget %s", size_text(b1, v.reserved),
-				size_text(b2, v.free_b), size_text(b3, v.budget));
+			fprintf(f, ", VRAM reserved %s (peak %s), free %s, budget %s", size_text(b1, v.m.reserved),
+				size_text(b4, v.m.peak_reserved), size_text(b2, v.m.free), size_text(b3, v.m.budget));
 		fputc('\n', f);
 	}
 	fprintf(f, "srs cache: %u entries (%u loading), %s of %s, hits %" PRIu64 ", misses %" PRIu64
@@ -137,8 +137,8 @@ static void status_json(struct cuzkd *d, const struct snapshot *s, FILE *f)
 		fprintf(f, "%s{\"kind\":\"%s\",\"index\":%u,\"workers\":%u,\"running\":%u,\"partitions\":%" PRIu64,
 			i ? "," : "", d->be->name, dev->number, ds.workers, ds.running, ds.partitions);
 		if (v.ok)
-			fprintf(f, ",\"vram_reserved\":%zu,\"vram_free\":%zu,\"vram_budget\":%zu", v.reserved,
-				v.free_b, v.budget);
+			fprintf(f, ",\"vram_reserved\":%zu,\"vram_free\":%zu,\"vram_budget\":%zu,\"vram_peak\":%zu",
+				v.m.reserved, v.m.free, v.m.budget, v.m.peak_reserved);
 		fputc('}', f);
 	}
 	fprintf(f, "],\"srs_cache\":{\"entries\":%u,\"loading\":%u,\"bytes\":%" PRIu64 ",\"budget\":%" PRIu64
@@ -244,15 +244,17 @@ static void metrics_text(struct cuzkd *d, const struct snapshot *sn, FILE *f)
 	metric_u64(f, "cuzk_srs_load_failures_total", "counter", "SRS loads that failed.",
 		   s.srs.loads_failed);
 	metric_u64(f, "cuzk_srs_cache_evictions_total", "counter", "SRS entries evicted.", s.srs.evictions);
-	metric(f, "cuzk_gpu_vram_bytes", "gauge", "Per-GPU VRAM: reserved, free and budget.");
+	metric(f, "cuzk_gpu_vram_bytes", "gauge",
+	       "Per-GPU VRAM: reserved, free, budget, and the most reserved at once since start (peak).");
 	for (unsigned i = 0; i < d->engine.n_devices; i++) {
 		struct vram v = device_vram(&d->engine, &d->engine.devices[i]);
 		unsigned g = d->engine.devices[i].number;
 		if (!v.ok)
 			continue;
-		fprintf(f, "cuzk_gpu_vram_bytes{gpu=\"%u\",kind=\"reserved\"} %zu\n", g, v.reserved);
-		fprintf(f, "cuzk_gpu_vram_bytes{gpu=\"%u\",kind=\"free\"} %zu\n", g, v.free_b);
-		fprintf(f, "cuzk_gpu_vram_bytes{gpu=\"%u\",kind=\"budget\"} %zu\n", g, v.budget);
+		fprintf(f, "cuzk_gpu_vram_bytes{gpu=\"%u\",kind=\"reserved\"} %zu\n", g, v.m.reserved);
+		fprintf(f, "cuzk_gpu_vram_bytes{gpu=\"%u\",kind=\"free\"} %zu\n", g, v.m.free);
+		fprintf(f, "cuzk_gpu_vram_bytes{gpu=\"%u\",kind=\"budget\"} %zu\n", g, v.m.budget);
+		fprintf(f, "cuzk_gpu_vram_bytes{gpu=\"%u\",kind=\"peak\"} %zu\n", g, v.m.peak_reserved);
 	}
 }
 

@@ -31,6 +31,17 @@ struct groth16_msm_bench {
 	size_t scratch_bytes;
 };
 
+/* A device's memory: what its budget has reserved now, the budget, and what
+ * the device reports free now; since open (or mem_reset_peaks) the most
+ * reserved at once, and the most the device reported in use (total less
+ * free, so the CUDA context, memory outside the budget and other processes
+ * count too), read after each allocation from the budget and at each mem
+ * call. */
+struct groth16_mem {
+	size_t reserved, budget, free;
+	size_t peak_reserved, peak_device_used;
+};
+
 struct groth16_backend {
 	const char *name;                 /* "cpu", "gpu" */
 	/* Devices that can be opened now: 1 for the CPU; the usable CUDA
@@ -61,9 +72,12 @@ struct groth16_backend {
 	 * workers may prove on one device at once.  t may be NULL. */
 	int (*prove)(groth16_device *dev, const groth16_params *p, const groth16_witness_view *w, int registered,
 		     const fr_t *r, const fr_t *s, groth16_proof *out, groth16_timings *t, cuzk_error *err);
-	/* Device memory: reserved in the budget, free on the device, the budget.
-	 * NULL: the backend has none of its own. */
-	int (*mem)(groth16_device *dev, size_t *ret_reserved, size_t *ret_free, size_t *ret_budget);
+	/* Device memory (struct groth16_mem).  NULL: the backend has none of
+	 * its own. */
+	int (*mem)(groth16_device *dev, struct groth16_mem *ret);
+	/* Starts the peaks of groth16_mem again from now (a benchmark, after
+	 * its setup).  NULL where mem is. */
+	int (*mem_reset_peaks)(groth16_device *dev, cuzk_error *err);
 
 	/* Kernels alone, for `cuzk bench` (NULL when not offered). */
 	/* The MSM with points made and kept on the device and uniform scalars,

@@ -212,9 +212,20 @@ static int gpu_msm_bench(groth16_device *gpu, int g2, unsigned log_size, unsigne
 	return 0;
 }
 
-static int gpu_mem(groth16_device *gpu, size_t *ret_reserved, size_t *ret_free, size_t *ret_budget)
+static int gpu_mem(groth16_device *gpu, struct groth16_mem *ret)
 {
-	return cuzk_gpu_vram(gpu->dev, ret_reserved, ret_free, ret_budget);
+	cuzk_gpu_vram_info v;
+	int rc = cuzk_gpu_vram(gpu->dev, &v);
+	if (rc == 0)
+		*ret = (struct groth16_mem){ .reserved = v.reserved, .budget = v.budget, .free = v.free,
+					     .peak_reserved = v.peak_reserved, .peak_device_used = v.peak_device_used };
+	return rc;
+}
+
+static int gpu_mem_reset_peaks(groth16_device *gpu, cuzk_error *err)
+{
+	int rc = cuzk_gpu_vram_reset_peaks(gpu->dev, err);
+	return rc ? gpu_error(err, rc, gpu->device) : 0;
 }
 
 static int gpu_setup_engine(groth16_device *gpu, const groth16_setup_engine **ret, cuzk_error *err)
@@ -237,6 +248,7 @@ const struct groth16_backend groth16_backend_gpu = {
 	.unregister_host = gpu_unregister_host,
 	.prove = gpu_prove,
 	.mem = gpu_mem,
+	.mem_reset_peaks = gpu_mem_reset_peaks,
 	.msm_bench = gpu_msm_bench,
 	.ntt = gpu_ntt,
 	.ntt_device = gpu_ntt_device,

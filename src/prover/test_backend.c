@@ -4,7 +4,8 @@
  * shared memory (density_shared) to the same bytes as a private view, and a
  * view whose bitmaps do not fit is refused, and one whose counts do not fit
  * is refused before its bitmaps are read at all: here they lie in memory
- * that faults when touched. */
+ * that faults when touched.  A backend with device memory reports its
+ * peaks. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,20 @@ static void check_backend(const struct groth16_backend *be, const groth16_params
 	groth16_proof_encode(a, &plain);
 	groth16_proof_encode(b, &shared);
 	CHECK_MSG(memcmp(a, b, sizeof(a)) == 0, "%s: a shared view proves to other bytes", be->name);
+
+	/* Device memory: the peaks cover what the proofs held (one thread: every
+	 * reservation was allocated before the device was read after it), and
+	 * a reset starts them from what is held now. */
+	struct groth16_mem m;
+	if (be->mem) {
+		CHECK(be->mem(dev, &m) == 0);
+		CHECK_MSG(m.reserved > 0 && m.peak_reserved >= m.reserved && m.peak_reserved <= m.budget &&
+				  m.peak_device_used >= m.peak_reserved,
+			  "%s: reserved %zu, peak %zu, budget %zu, device used %zu", be->name, m.reserved,
+			  m.peak_reserved, m.budget, m.peak_device_used);
+		CHECK_MSG(be->mem_reset_peaks(dev, &err) == 0, "%s: %s", be->name, err.msg);
+		CHECK(be->mem(dev, &m) == 0 && m.peak_reserved == m.reserved && m.peak_device_used > 0);
+	}
 
 	/* Counts that fit, a bitmap that does not: its popcount is checked on
 	 * the copy the proof reads (on the GPU, the device's). */

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+/* cuzk submit --repeat N --inflight K against a real cuzkd: one client's
+ * witness buffer submitted N times (a sector's partitions from a buffer the
+ * client keeps), at most K outstanding.
+ *
+ * One worker behind the partition gate (harness.h), so that the test, not
+ * the backend's speed, decides what runs: the first two requests are
+ * accepted and the third waits until one completes; then every proof comes
+ * back, verifies, and with --seed all are the same bytes; the daemon mapped
+ * the buffer once (registration cache: 1 miss, 2 hits).  Then the usage
+ * errors: N = 0, K = 0, K above the daemon's limit (found before the witness
+ * file is read), --inflight without --repeat. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tests/check.h"
+#include "tests/daemon/harness.h"
+
+#ifndef CUZK_BIN
+#error "CUZK_BIN must name the cuzk binary under test"
+#endif
+
+#define MAX_INFLIGHT 4
+
+static char out[16384];
+
+/* Reads what a popen'd command printed until it exits; its exit code. */
+static int finish(FILE *p, const char *cmd)
+{
+	size_t n = fread(out, 1, sizeof(out) - 1, p);
+	out[n] = '\0';
+	int st = pclose(p);
+	fprintf(stderr, "$ %s\n%s", cmd, out);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int run(const char *cmd)
+{
+	char full[2048];
+	snprintf(full, sizeof(full), "%s 2>&1", cmd);
+	FILE *p = popen(full, "r");
+	REQUIRE(p);
+	return finish(p, cmd);
+}
+
+static size_t read_file(const char *path, uint8_t *buf, size_t cap)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return 0;
+	size_t n = fread(buf, 1, cap, f);
+	fclose(f);
+	return n;
+}
+
+static double metric(struct tclient *tc, const char *name)
+{
+	char *m = tc_text(tc, 1, 0);
+	double v = tc_metric(m, name);
+	free(m);
+	return v;
+}
+
+static unsigned count(const char *hay, const char *needle)
+{
+	unsigned n = 0;
+	for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+		n++;
+	return n;
+}
+
+/* Three requests, two in flight, held at the gate to see it. */
+static void gated_repeat(struct td_env *env, const struct tcircuit *c, const char *wit, const char *proof)
+{
+	char cmd[1600];
+	struct tclient tc;
+	uint8_t bytes[4 * CUZK_PROOF_BYTES];
+
+	snprintf(cmd, sizeof(cmd),
+		 "%s submit --socket %s --srs %s --witness %s --out %s --seed 5 --repeat 3 --inflight 2 2>&1", CUZK_BIN,
+		 env->socket, c->name, wit, proof);
+	FILE *p = popen(cmd, "r");
+	REQUIRE(p);
+	REQUIRE(tc_connect(&tc, env, 0) == 0);
+	/* One at the gate, one queued, and no third: a completion must come
+	 * first. */
+	CHECK(tc_wait_status(&tc, "\"inflight\":2,", NULL) == 0);
+	CHECK_MSG(metric(&tc, "cuzk_requests_total") == 2, "more than --inflight 2 requests were sent");
+	td_gate_pass(env, 1);
+	/* The first completed, and the client sent the third in its place. */
+	CHECK(tc_wait_status(&tc, "\"proofs_ok\":1,", "\"inflight\":2,") == 0);
+	CHECK(metric(&tc, "cuzk_requests_total") == 3);
+	td_gate_pass(env, 2);
+	CHECK(finish(p, cmd) == 0);
+	CHECK(count(out, " of 3 (job ") == 3 && strstr(out, "request 1 of 3") && strstr(out, "request 3 of 3"));
+	CHECK(strstr(out, "daemon ms: check ") && strstr(out, " register ") && strstr(out, " msm "));
+	CHECK(strstr(out, "3 requests of 1 partition, 3 proofs (identical: --seed), at most 2 in flight: ") &&
+	      strstr(out, " proofs/s; latency ms min "));
+	CHECK(read_file(proof, bytes, sizeof(bytes)) == 3 * CUZK_PROOF_BYTES);
+	for (int i = 0; i < 3; i++)
+		CHECK_MSG(tcircuit_verify(c, bytes + i * CUZK_PROOF_BYTES) == 0, "proof %d does not verify", i);
+	CHECK(memcmp(bytes, bytes + CUZK_PROOF_BYTES, CUZK_PROOF_BYTES) == 0 &&
+	      memcmp(bytes, bytes + 2 * CUZK_PROOF_BYTES, CUZK_PROOF_BYTES) == 0);
+	/* One memfd: mapped (and on a GPU pinned) once, found again twice. */
+	CHECK(metric(&tc, "cuzk_registration_cache_misses_total") == 1);
+	CHECK(metric(&tc, "cuzk_registration_cache_hits_total") == 2);
+	tc_close(&tc);
+}
+
+int main(void)
+{
+	struct td_env env;
+	struct tcircuit c;
+	char cmd[1600], wit[400], proof[400], extra[512];
+	uint8_t bytes[4 * CUZK_PROOF_BYTES];
+
+	td_env_init(&env, "repeat");
+	tcircuit_make(&c, &env, "small.params", 8, 2, 5);
+	snprintf(wit, sizeof(wit), "%s/w.witness", env.dir);
+	snprintf(proof, sizeof(proof), "%s/p.proof", env.dir);
+	close(tcircuit_file(&c, wit));
+	snprintf(extra, sizeof(extra), "%s[limits]\nmax_inflight_per_client = %d\n", td_one_worker_conf(), MAX_INFLIGHT);
+	td_gate_open(&env);
+	td_daemon_start(&env, extra);
+
+	gated_repeat(&env, &c, wit, proof);
+
+	/* The gate open from here on (the pipe holds 64 KiB). */
+	td_gate_pass(&env, 60000);
+	/* Random r and s: three different proofs, each valid; K = N. */
+	snprintf(cmd, sizeof(cmd), "%s submit --socket %s --srs %s --witness %s --out %s.2 --repeat 3 --inflight %d",
+		 CUZK_BIN, env.socket, c.name, wit, proof, MAX_INFLIGHT);
+	CHECK(run(cmd) == 0 && strstr(out, "3 requests of 1 partition, 3 proofs, at most 3 in flight: "));
+	snprintf(cmd, sizeof(cmd), "%s.2", proof);
+	CHECK(read_file(cmd, bytes, sizeof(bytes)) == 3 * CUZK_PROOF_BYTES);
+	for (int i = 0; i < 3; i++)
+		CHECK_MSG(tcircuit_verify(&c, bytes + i * CUZK_PROOF_BYTES) == 0, "proof %d does not verify", i);
+	CHECK(memcmp(bytes, bytes + CUZK_PROOF_BYTES, CUZK_PROOF_BYTES) != 0);
+
+	/* Usage errors (exit 2), each naming the option. */
+	static const struct { const char *args, *says; } refused[] = {
+		{ "--repeat 0", "--repeat 0 is out of range" },
+		{ "--repeat 3 --inflight 0", "--inflight 0 is out of range" },
+		{ "--repeat x", "--repeat 'x' is not a decimal number" },
+		{ "--inflight 2", "--inflight needs --repeat" },
+	};
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		snprintf(cmd, sizeof(cmd), "%s submit --socket %s --srs %s --witness %s --out %s.3 %s", CUZK_BIN,
+			 env.socket, c.name, wit, proof, refused[i].args);
+		CHECK(run(cmd) == 2 && strstr(out, refused[i].says));
+	}
+	/* Above the daemon's limit: said before the witness is read (it does
+	 * not even exist here). */
+	snprintf(cmd, sizeof(cmd), "%s submit --socket %s --srs %s --witness %s/absent.witness --out %s.3 --repeat 9 "
+		 "--inflight %d", CUZK_BIN, env.socket, c.name, env.dir, proof, MAX_INFLIGHT + 1);
+	snprintf(extra, sizeof(extra), "--inflight %d: the daemon allows %d requests in flight on one connection",
+		 MAX_INFLIGHT + 1, MAX_INFLIGHT);
+	CHECK(run(cmd) == 2 && strstr(out, extra));
+	CHECK(access(proof, F_OK) == 0);
+	snprintf(cmd, sizeof(cmd), "%s.3", proof);
+	CHECK_MSG(access(cmd, F_OK) != 0, "a refused command line wrote proofs");
+	CHECK(td_serves(&env, &c) == 0);
+
+	int st = td_daemon_stop(&env, SIGTERM);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	tcircuit_free(&c);
+	td_env_cleanup(&env, check_failures != 0);
+	CHECK_DONE();
+}
