@@ -255,37 +255,6 @@ template <class F> __device__ __forceinline__ affine_t<F> load_affine(const uint
 	return r;
 }
 
-// The same from shared memory, its 16-byte chunks STRIDE chunks apart.
-template <class F, unsigned STRIDE> __device__ __forceinline__ affine_t<F> load_affine(const uint4 *src)
-{
-	constexpr unsigned Q = sizeof(affine_t<F>) / 16;
-	affine_t<F> r;
-	uint32_t *w = reinterpret_cast<uint32_t *>(&r);
-#pragma unroll
-	for (unsigned k = 0; k < Q; k++) {
-		uint4 t = src[k * STRIDE];
-		w[4 * k] = t.x;
-		w[4 * k + 1] = t.y;
-		w[4 * k + 2] = t.z;
-		w[4 * k + 3] = t.w;
-	}
-	return r;
-}
-
-
-// Starts the copy of affine point idx into a thread's staging slot
-// (chunk k at slot[k][me]) and closes it as one cp.async group.
-template <unsigned Q>
-__device__ __forceinline__ void stage_point(uint4 (*slot)[BLOCK], unsigned me, const uint4 *bases, uint32_t idx)
-{
-	const uint4 *src = bases + size_t(idx) * Q;
-#pragma unroll
-	for (unsigned k = 0; k < Q; k++) {
-		const unsigned d = (unsigned)__cvta_generic_to_shared(&slot[k][me]);
-		asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(d), "l"(src + k) : "memory");
-	}
-	asm volatile("cp.async.commit_group;\n" ::: "memory");
-}
 
 // The arithmetic type of the reduction kernels: the field in the lazy form
 // (msm/fp_impl.cuh: out-of-line products, inlined a dozen products per
@@ -402,16 +371,6 @@ __global__ void __launch_bounds__(BLOCK, acc_blocks<A>::value) accumulate(const 
 	uint32_t cur = first;
 	xyzz_t<A> acc;
 	set_inf(acc);
-	// The point of pair e + 1 is copied into shared memory (cp.async) while
-	// pair e's addition runs, so the gather from a multi-GB base array is
-	// not waited for (Nsight: long-scoreboard stalls at the load).  Two
-	// slots a thread, 16-byte chunk k of slot b at stage[b][k][thread]:
-	// eight consecutive lanes read 128 consecutive bytes, free of conflicts.
-	constexpr unsigned Q = sizeof(affine_t<F>) / 16;
-	__shared__ uint4 stage[2][Q][BLOCK];
-	const unsigned me = threadIdx.x;
-	stage_point<Q>(stage[0], me, bases, vals[lo] >> 1);
-	unsigned slot = 0;
 	for (size_t e = lo; e < hi; e++) {
 		uint32_t key = keys[e];
 		if (key >= nbuckets)
@@ -424,19 +383,9 @@ __global__ void __launch_bounds__(BLOCK, acc_blocks<A>::value) accumulate(const 
 			cur = key;
 			set_inf(acc);
 		}
-		const uint32_t v = vals[e];
-		if (e + 1 < hi) {
-			stage_point<Q>(stage[slot ^ 1], me, bases, vals[e + 1] >> 1);
-			asm volatile("cp.async.wait_group 1;\n" ::: "memory");
-		} else {
-			asm volatile("cp.async.wait_group 0;\n" ::: "memory");
-		}
-		add_affine(acc, load_affine<A, BLOCK>(&stage[slot][0][me]), v & 1, one);
-		slot ^= 1;
+		uint32_t v = vals[e];
+		add_affine(acc, load_affine<A>(bases, v >> 1), v & 1, one);
 	}
-	// A break above can leave the last copy in flight: it must land before
-	// the thread exits (its shared memory goes to the next block).
-	asm volatile("cp.async.wait_group 0;\n" ::: "memory");
 	if (cur >= nbuckets)
 		return;   // the whole chunk was sentinels
 	bool runs_on = hi < npairs && keys[hi] == cur;
@@ -796,26 +745,6 @@ public:
 	}
 };
 
-// accumulate's staging slots are shared memory for every block its
-// registers let an SM hold: ask for that carveout (as a hint, in percent of
-// the SM's shared memory) instead of leaving the split to the driver, which
-// may keep more L1 and fit fewer blocks.
-inline void set_staging_carveout(const void *kernel, int dev)
-{
-	cudaFuncAttributes fa{};
-	CUDA_OK(cudaFuncGetAttributes(&fa, kernel));
-	int regs = 0, smem = 0;
-	CUDA_OK(cudaDeviceGetAttribute(&regs, cudaDevAttrMaxRegistersPerMultiprocessor, dev));
-	CUDA_OK(cudaDeviceGetAttribute(&smem, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev));
-	const int per_thread = (fa.numRegs + 7) & ~7;   // allocated in steps of 8 a thread
-	const int blocks = per_thread ? regs / (per_thread * int(BLOCK)) : 1;
-	const size_t need = size_t(blocks > 0 ? blocks : 1) * (fa.sharedSizeBytes + 1024);   // 1 KiB a block is the system's
-	size_t pct = smem > 0 ? (need * 100 + size_t(smem) - 1) / size_t(smem) : 100;
-	if (pct > 100)
-		pct = 100;
-	CUDA_OK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, int(pct)));
-}
-
 inline unsigned blocks_for(size_t threads, unsigned block) { return unsigned((threads + block - 1) / block); }
 
 // Sums rows × cols points into dst[row] with tree kernels, ping-ponging
@@ -923,7 +852,6 @@ void run(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobi
 	// Accumulation threads: exactly the ones the device keeps resident, one
 	// wave with equal work each (ncu showed 1.33 waves costing a tail).
 	const accumulate_fn<F> accumulate_k = pick_accumulate<F>();
-	set_staging_carveout(reinterpret_cast<const void *>(accumulate_k), dev);
 	int acc_per_sm = 0;
 	CUDA_OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&acc_per_sm, accumulate_k, BLOCK, 0));
 	size_t acc_threads = size_t(sms) * size_t(acc_per_sm > 0 ? acc_per_sm : 1) * BLOCK;
