@@ -13,6 +13,10 @@
  *   cuzk_submit(c, w, &req, &id, NULL, &err);
  *   cuzk_wait(c, done, -1, &err);                    done->proof[i]: 192 bytes
  *
+ * A request's timeline (Chrome trace-event JSON): connect with
+ * CUZK_CONNECT_TRACE, submit with cuzk_submit_ex and CUZK_SUBMIT_TRACE and a
+ * memfd; it holds the timeline when the completion arrives.
+ *
  * RETURN VALUES.  Every function that can fail returns 0 on success or a
  * negative cuzk status, -CUZK_E_* (the same codes the daemon puts in its
  * replies and completions), and, when err is not NULL, fills it with the code
@@ -141,12 +145,19 @@ struct cuzk_completion {
  * client's mutex held: it must not call back into the same client. */
 typedef void (*cuzk_log_fn)(void *opaque, int level, const char *line);
 
+/* Connection flags (cuzk_connect_opts.flags). */
+#define CUZK_CONNECT_TRACE 0x1u   /* this connection will ask for timelines (cuzk_submit_ex).  A cuzkd
+				   * older than traces refuses such a connection (-CUZK_E_PROTOCOL,
+				   * "unknown flags"): ask only when a timeline is wanted. */
+
 struct cuzk_connect_opts {
 	uint32_t max_inflight;    /* wish; 0: the daemon's limit */
 	uint32_t ring_slots;      /* wish; 0: the daemon's default */
 	cuzk_log_fn log;          /* NULL: warnings and errors go to stderr, info is dropped */
 	void *log_opaque;
-	uint64_t reserved[4];     /* zero */
+	uint32_t flags;           /* CUZK_CONNECT_* (libcuzk 0.3; zero before: the same layout) */
+	uint32_t reserved0;       /* zero */
+	uint64_t reserved[3];     /* zero */
 };
 
 typedef struct cuzk_client cuzk_client;
@@ -269,6 +280,31 @@ struct cuzk_request {
  * -CUZK_E_IO when the connection failed. */
 int cuzk_submit(cuzk_client *c, cuzk_buffer *b, const struct cuzk_request *req, uint64_t *ret_id,
 		uint64_t *ret_job_id, cuzk_error *err);
+
+/* Options of cuzk_submit_ex: zero it, then set what you need. */
+#define CUZK_SUBMIT_TRACE 0x1u    /* write the request's timeline into trace_fd */
+struct cuzk_submit_opts {
+	uint32_t flags;              /* CUZK_SUBMIT_* */
+	/* With CUZK_SUBMIT_TRACE: a regular file on tmpfs (a memfd, a file in
+	 * /dev/shm) open for writing and not sealed against writing or
+	 * growing.  The daemon writes the timeline (Chrome trace-event JSON:
+	 * docs/PROTOCOL.md, PROVE) at its file offset before it posts the
+	 * completion, whatever the request's outcome; read it back from where
+	 * the offset was.  The caller keeps the fd (the library does not close
+	 * it).  If the daemon could not write it, the completion's status is
+	 * unchanged and its message says "trace not written: ...". */
+	int32_t trace_fd;
+	uint64_t reserved[3];        /* zero */
+};
+
+/* cuzk_submit with options (opts may be NULL: then it is cuzk_submit).
+ * RETURN VALUE: as cuzk_submit; also -CUZK_E_UNSUPPORTED for
+ * CUZK_SUBMIT_TRACE on a connection made without CUZK_CONNECT_TRACE,
+ * -CUZK_E_INVAL for unknown flags, a negative trace_fd or non-zero reserved
+ * fields, and the daemon's -CUZK_E_FD or -CUZK_E_SEALS for a trace fd it
+ * refuses (the message names the trace fd). */
+int cuzk_submit_ex(cuzk_client *c, cuzk_buffer *b, const struct cuzk_request *req,
+		   const struct cuzk_submit_opts *opts, uint64_t *ret_id, uint64_t *ret_job_id, cuzk_error *err);
 
 /* Takes one completion from the ring without sleeping.
  * RETURN VALUE: 1 and *ret filled; 0 when there is none; -CUZK_E_PROTOCOL when

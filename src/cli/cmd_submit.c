@@ -9,11 +9,19 @@
  * cache); with two or more in flight its workers overlap one request's
  * upload with another's MSMs.  A buffer may be in flight in several requests
  * at once: nothing writes it, and libcuzk seals it once (SHRINK, GROW, SEAL),
- * so a second submission finds it sealed and sends it as it is. */
+ * so a second submission finds it sealed and sends it as it is.
+ *
+ * --trace FILE (one request): the daemon writes the request's timeline into
+ * a memfd of ours (it writes only into memory files, never a path), which
+ * is copied to FILE. */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/cli_daemon.h"
@@ -55,6 +63,26 @@ static int srs_or_kind(const char **srs, const char *kind, cuzk_error *err)
 	return 0;
 }
 
+/* What the daemon wrote into the trace memfd, to path. */
+static int save_trace(int fd, const char *path, cuzk_error *err)
+{
+	struct stat st;
+	void *map;
+	int r;
+
+	if (fstat(fd, &st) < 0)
+		return err_fail_errno(err, errno, "--trace: fstat of the trace memfd");
+	if (st.st_size == 0)
+		return err_fail(err, CUZK_E_IO, "--trace %s: the daemon wrote no timeline", path);
+	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+	if (map == MAP_FAILED)
+		return err_fail_errno(err, errno, "--trace: mmap of the trace memfd");
+	r = cli_write_file(path, map, (size_t)st.st_size, err);
+	if (munmap(map, (size_t)st.st_size) < 0 && r == 0)
+		r = err_fail_errno(err, errno, "--trace: munmap of the trace memfd");
+	return r;
+}
+
 /* One submission of the buffer. */
 struct submitted {
 	uint64_t id, job;
@@ -67,6 +95,9 @@ struct run_state {
 	cuzk_buffer *w;
 	const struct cuzk_request *req;
 	const char *sock, *out;
+	const char *trace;          /* --trace FILE (n == 1), or NULL */
+	struct cuzk_submit_opts sopts;   /* its memfd, or trace_fd -1 */
+	int traced;                 /* the daemon wrote the timeline */
 	uint64_t n, inflight;
 	uint32_t parts;             /* partitions per request (the witness file's) */
 	int fixed_rs;
@@ -117,6 +148,11 @@ static int take_completion(struct run_state *st, uint64_t submitted, cuzk_error 
 	struct submitted *s = &st->sub[i];
 	s->done = 1;
 	s->latency_ms = monotonic_ms() - s->t_sent_ms;
+	/* A failed request has its timeline too, up to where it failed; a
+	 * proved one without it says why in its message. */
+	st->traced = st->trace && !(st->done->status == 0 && st->done->message[0]);
+	if (st->traced && (r = save_trace(st->sopts.trace_fd, st->trace, err)) < 0)
+		return r;
 	if (st->done->status != 0 && st->n == 1)
 		return err_fail(err, st->done->status, "job %" PRIu64 ": %s", s->job, st->done->message);
 	if (st->done->status != 0)
@@ -179,7 +215,7 @@ static int submit_all(struct run_state *st, cuzk_error *err)
 		while (submitted < st->n && submitted - completed < st->inflight) {
 			struct submitted *s = &st->sub[submitted];
 			s->t_sent_ms = monotonic_ms();
-			if ((r = cuzk_submit(st->c, st->w, st->req, &s->id, &s->job, err)) < 0) {
+			if ((r = cuzk_submit_ex(st->c, st->w, st->req, &st->sopts, &s->id, &s->job, err)) < 0) {
 				if (st->n > 1)
 					err_prefix(err, "request %" PRIu64 " of %" PRIu64, submitted + 1, st->n);
 				return r;
@@ -204,6 +240,11 @@ static int submit_all(struct run_state *st, cuzk_error *err)
 	const uint64_t *ph = st->done->phase_ns;
 	printf("%s: %u proof%s (job %" PRIu64 ", %.1f ms in the daemon, %.1f ms queued)\n", st->out, st->parts,
 	       plural(st->parts), st->sub[0].job, ph[CUZK_PHASE_TOTAL] / 1e6, ph[CUZK_PHASE_QUEUE] / 1e6);
+	if (st->traced)
+		printf("%s: the timeline of job %" PRIu64 "\n", st->trace, st->sub[0].job);
+	else if (st->trace)   /* the proofs are written; the timeline is not */
+		return err_fail(err, CUZK_E_IO, "--trace %s: job %" PRIu64 ": %s", st->trace, st->sub[0].job,
+				st->done->message);
 	return 0;
 }
 
@@ -221,10 +262,16 @@ static uint32_t buffer_partitions(cuzk_buffer *w)
  * requests. */
 static int run_submit(struct run_state *st, const char *witness, int inflight_given, cuzk_error *err)
 {
+	const struct cuzk_connect_opts copts = { .flags = st->trace ? CUZK_CONNECT_TRACE : 0 };
 	struct cuzk_limits lim;
 	int r;
 
-	if ((r = cuzk_connect(&st->c, cli_daemon_socket(st->sock), NULL, err)) < 0)
+	if (st->trace) {
+		if ((st->sopts.trace_fd = memfd_create("cuzk-trace", MFD_CLOEXEC)) < 0)
+			return err_fail_errno(err, errno, "--trace: memfd_create");
+		st->sopts.flags = CUZK_SUBMIT_TRACE;
+	}
+	if ((r = cuzk_connect(&st->c, cli_daemon_socket(st->sock), &copts, err)) < 0)
 		return r;
 	/* Before the file is read: a PoRep partition's witness (17 GB) takes
 	 * seconds to load. */
@@ -250,7 +297,7 @@ static int run_submit(struct run_state *st, const char *witness, int inflight_gi
 static int run(int argc, char **argv, cuzk_error *err)
 {
 	const char *sock = NULL, *srs = NULL, *kind = NULL, *witness = NULL, *out = NULL, *prio_s = NULL,
-		   *seed_s = NULL, *repeat_s = NULL, *inflight_s = NULL;
+		   *seed_s = NULL, *repeat_s = NULL, *inflight_s = NULL, *trace = NULL;
 	const struct cli_option opts[] = {
 		CLI_SOCKET_OPTION(sock),
 		{ "srs", "NAME", &srs, "parameter file name in the daemon's srs_dir" },
@@ -262,6 +309,7 @@ static int run(int argc, char **argv, cuzk_error *err)
 		{ "seed", "N", &seed_s, "fix r and s (tests only: such proofs are not zero-knowledge)" },
 		{ "repeat", "N", &repeat_s, "submit the same buffer N times (default 1), printing each request's times" },
 		{ "inflight", "K", &inflight_s, "with --repeat: at most K requests outstanding (default 2)" },
+		{ "trace", "FILE", &trace, "the request's timeline in the daemon, as Chrome trace-event JSON (Perfetto)" },
 	};
 	int r = cli_parse(&cli_cmd_submit, opts, sizeof(opts) / sizeof(opts[0]), argc, argv, err);
 	if (r != 0)
@@ -269,7 +317,8 @@ static int run(int argc, char **argv, cuzk_error *err)
 	if ((r = srs_or_kind(&srs, kind, err)) < 0)
 		return r;
 	struct cuzk_request req = { .srs = srs };
-	struct run_state st = { .req = &req, .sock = sock, .out = out, .n = 1, .inflight = 2, .first_done = -1 };
+	struct run_state st = { .req = &req, .sock = sock, .out = out, .trace = trace, .sopts = { .trace_fd = -1 },
+				.n = 1, .inflight = 2, .first_done = -1 };
 	if ((r = cli_require("witness", witness, err)) < 0 || (r = cli_require("out", out, err)) < 0 ||
 	    (r = parse_priority(prio_s, &req.priority, err)) < 0 ||
 	    (r = cli_parse_u64("seed", seed_s, 0, UINT64_MAX, &req.seed, err)) < 0 ||
@@ -278,6 +327,8 @@ static int run(int argc, char **argv, cuzk_error *err)
 		return r;
 	if (inflight_s && !repeat_s)
 		return cli_usage(err, "--inflight needs --repeat: one request is never more than one in flight");
+	if (trace && st.n > 1)
+		return cli_usage(err, "--trace with --repeat %" PRIu64 ": the timeline file is for one request", st.n);
 	if (seed_s) {
 		req.flags |= CUZK_REQ_FIXED_RS;
 		st.fixed_rs = 1;
@@ -286,6 +337,8 @@ static int run(int argc, char **argv, cuzk_error *err)
 	/* Disconnecting cancels whatever is still in flight after a failure. */
 	cuzk_buffer_free(st.w);
 	cuzk_disconnect(st.c);
+	if (st.sopts.trace_fd >= 0)
+		close(st.sopts.trace_fd);
 	free(st.sub);
 	free(st.proofs);
 	free(st.done);
@@ -297,6 +350,6 @@ const struct cli_command cli_cmd_submit = {
 	.summary = "prove a witness file through cuzkd (--repeat: the same buffer N times)",
 	.usage = "[--socket PATH] (--srs NAME | --kind KIND) --witness W.witness --out P.proof [--priority P] "
 		 "[--seed N]\n"
-		 "                   [--repeat N [--inflight K]]",
+		 "                   [--repeat N [--inflight K] | --trace FILE]",
 	.run = run,
 };

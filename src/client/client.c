@@ -90,6 +90,7 @@ static int say_hello(cuzk_client *c, const struct cuzk_connect_opts *opts, cuzk_
 	msg_init(&hello.hdr, CUZK_MSG_HELLO, sizeof(hello), c->next_id++);
 	hello.max_inflight = opts ? opts->max_inflight : 0;
 	hello.ring_slots = opts ? opts->ring_slots : 0;
+	hello.flags = c->hello_asked;
 	/* A daemon that refuses the connection (too many clients, draining)
 	 * answers before our hello and closes: then the send fails, and its
 	 * reply, still queued, says why. */
@@ -112,12 +113,20 @@ static int say_hello(cuzk_client *c, const struct cuzk_connect_opts *opts, cuzk_
 	if (hdr.type == CUZK_MSG_REPLY) {
 		struct msg_reply rep;
 		if ((r = msg_parse_reply(&rep, c->rx, len, err)) == 0)
-			r = err_fail(err, rep.status ? (int)rep.status : CUZK_E_PROTOCOL, "cuzkd refused hello: %s",
+			r = err_fail(err, rep.status ? (int)rep.status : CUZK_E_PROTOCOL, "cuzkd refused hello%s: %s",
+				     rep.status == CUZK_E_PROTOCOL && c->hello_asked
+					     ? " (it asked for traces, CUZK_CONNECT_TRACE: a cuzkd older than them says no)"
+					     : "",
 				     rep.message);
 		goto close_fds;
 	}
 	if ((r = msg_parse_hello_reply(&c->hello, c->rx, len, err)) < 0)
 		goto close_fds;
+	if (c->hello.flags & ~c->hello_asked) {
+		r = err_fail(err, CUZK_E_PROTOCOL, "hello reply grants flags 0x%x that the hello did not ask for",
+			     c->hello.flags & ~c->hello_asked);
+		goto close_fds;
+	}
 	if (nfds != 3) {
 		r = err_fail(err, CUZK_E_FD, "hello reply carried %u fds, expected 3", nfds);
 		goto close_fds;
@@ -161,8 +170,11 @@ int cuzk_connect(cuzk_client **ret, const char *socket_path, const struct cuzk_c
 
 	if (!ret || !socket_path)
 		return err_fail(err, CUZK_E_INVAL, "cuzk_connect: NULL argument");
-	if (opts && (opts->reserved[0] || opts->reserved[1] || opts->reserved[2] || opts->reserved[3]))
+	if (opts && (opts->reserved0 || opts->reserved[0] || opts->reserved[1] || opts->reserved[2]))
 		return err_fail(err, CUZK_E_INVAL, "cuzk_connect: reserved fields of cuzk_connect_opts are not zero");
+	if (opts && (opts->flags & ~CUZK_CONNECT_TRACE))
+		return err_fail(err, CUZK_E_INVAL, "cuzk_connect: unknown flags 0x%x in cuzk_connect_opts",
+				opts->flags & ~CUZK_CONNECT_TRACE);
 	if (strlen(socket_path) >= sizeof(sa.sun_path))
 		return err_fail(err, CUZK_E_INVAL, "socket path %s is longer than %zu bytes", socket_path,
 				sizeof(sa.sun_path) - 1);
@@ -178,6 +190,7 @@ int cuzk_connect(cuzk_client **ret, const char *socket_path, const struct cuzk_c
 	if (opts) {
 		c->log = opts->log;
 		c->log_opaque = opts->log_opaque;
+		c->hello_asked = opts->flags & CUZK_CONNECT_TRACE ? CUZK_HELLO_TRACE : 0;
 	}
 	if ((r = pthread_mutex_init(&c->lock, NULL)) != 0) {
 		free(c->rx);
@@ -233,16 +246,49 @@ int cuzk_client_eventfd(const cuzk_client *c)
 	return c->efd;
 }
 
+/* The options' part of the checks: 1 when a trace is asked for. */
+static int check_submit_opts(const cuzk_client *c, const struct cuzk_submit_opts *opts, cuzk_error *err)
+{
+	if (!opts)
+		return 0;
+	if (opts->reserved[0] || opts->reserved[1] || opts->reserved[2])
+		return err_fail(err, CUZK_E_INVAL, "cuzk_submit_ex: reserved fields of cuzk_submit_opts are not zero");
+	if (opts->flags & ~CUZK_SUBMIT_TRACE)
+		return err_fail(err, CUZK_E_INVAL, "cuzk_submit_ex: unknown flags 0x%x in cuzk_submit_opts",
+				opts->flags & ~CUZK_SUBMIT_TRACE);
+	if (!(opts->flags & CUZK_SUBMIT_TRACE))
+		return 0;
+	if (opts->trace_fd < 0)
+		return err_fail(err, CUZK_E_INVAL, "cuzk_submit_ex: trace_fd %d with CUZK_SUBMIT_TRACE", opts->trace_fd);
+	/* The hello decided it, once for the connection (docs/PROTOCOL.md §10). */
+	if (!(c->hello.flags & CUZK_HELLO_TRACE))
+		return err_fail(err, CUZK_E_UNSUPPORTED,
+				"cuzk_submit_ex: a trace needs a connection made with CUZK_CONNECT_TRACE");
+	return 1;
+}
+
 int cuzk_submit(cuzk_client *c, cuzk_buffer *b, const struct cuzk_request *req, uint64_t *ret_id,
 		uint64_t *ret_job_id, cuzk_error *err)
 {
+	return cuzk_submit_ex(c, b, req, NULL, ret_id, ret_job_id, err);
+}
+
+int cuzk_submit_ex(cuzk_client *c, cuzk_buffer *b, const struct cuzk_request *req,
+		   const struct cuzk_submit_opts *opts, uint64_t *ret_id, uint64_t *ret_job_id, cuzk_error *err)
+{
 	struct msg_prove m;
-	int r;
+	int r, traced;
 
 	if (!c || !b || !req || !req->srs || !ret_id)
 		return err_fail(err, CUZK_E_INVAL, "cuzk_submit: NULL argument");
 	if (req->reserved[0] || req->reserved[1])
 		return err_fail(err, CUZK_E_INVAL, "cuzk_submit: reserved fields of cuzk_request are not zero");
+	/* The wire's trace flag is not the caller's to set: it goes with the fd. */
+	if (req->flags & CUZK_PROVE_FLAG_TRACE)
+		return err_fail(err, CUZK_E_INVAL, "cuzk_submit: flag 0x%x is not a request flag (a trace is "
+				"asked for with cuzk_submit_ex and CUZK_SUBMIT_TRACE)", CUZK_PROVE_FLAG_TRACE);
+	if ((traced = check_submit_opts(c, opts, err)) < 0)
+		return traced;
 	size_t n = strlen(req->srs);
 	if (n == 0 || n > CUZK_SRS_NAME_MAX)
 		return err_fail(err, CUZK_E_INVAL, "SRS name of %zu bytes (1..%u allowed)", n, CUZK_SRS_NAME_MAX);
@@ -252,7 +298,7 @@ int cuzk_submit(cuzk_client *c, cuzk_buffer *b, const struct cuzk_request *req, 
 
 	memset(&m, 0, sizeof(m));
 	m.priority = req->priority;
-	m.flags = req->flags;
+	m.flags = req->flags | (traced ? CUZK_PROVE_FLAG_TRACE : 0);
 	m.seed = (req->flags & CUZK_REQ_FIXED_RS) ? req->seed : 0;
 	memcpy(m.srs, req->srs, n);
 
@@ -270,8 +316,8 @@ int cuzk_submit(cuzk_client *c, cuzk_buffer *b, const struct cuzk_request *req, 
 	}
 	if ((r = buffer_seal(b, err)) < 0)
 		goto out;
-	int fd = b->fd;
-	if ((r = msg_send(c->sock, &m, sizeof(m), &fd, 1, err)) < 0)
+	int fds[2] = { b->fd, traced ? opts->trace_fd : -1 };
+	if ((r = msg_send(c->sock, &m, sizeof(m), fds, traced ? 2 : 1, err)) < 0)
 		goto out;
 	uint64_t job = 0;
 	if ((r = broken(c, expect_reply(c, id, &job, err))) < 0)

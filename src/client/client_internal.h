@@ -19,6 +19,7 @@ struct cuzk_client {
 	int ring_fd, head_fd;
 	struct ring_consumer ring;
 	struct msg_hello_reply hello;
+	uint32_t hello_asked;        /* CUZK_HELLO_* our hello asked for; hello.flags: what was granted */
 	uint64_t next_id;            /* request ids: 1, 2, ...; 0 means "none" on the wire */
 	cuzk_log_fn log;
 	void *log_opaque;

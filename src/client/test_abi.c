@@ -23,6 +23,7 @@ _Static_assert(sizeof(struct cuzk_request) == 40, "request");
 _Static_assert(sizeof(struct cuzk_partition) == 96, "partition");
 _Static_assert(sizeof(struct cuzk_limits) == 40, "limits");
 _Static_assert(sizeof(struct cuzk_connect_opts) == 56, "connect opts");
+_Static_assert(sizeof(struct cuzk_submit_opts) == 32, "submit opts");
 
 int main(void)
 {
@@ -38,6 +39,8 @@ int main(void)
 	CHECK(r == -CUZK_E_NOTFOUND && c == NULL && strstr(err.msg, "/nonexistent/cuzkd.sock"));
 	struct cuzk_connect_opts opts = { .reserved = { 0, 1 } };
 	CHECK(cuzk_connect(&c, "/nonexistent", &opts, &err) == -CUZK_E_INVAL);
+	struct cuzk_connect_opts bad_flags = { .flags = CUZK_CONNECT_TRACE << 1 };
+	CHECK(cuzk_connect(&c, "/nonexistent", &bad_flags, &err) == -CUZK_E_INVAL && strstr(err.msg, "flags"));
 
 	const struct cuzk_dims dims = { .num_constraints = 10, .num_inputs = 2, .num_aux = 5, .num_partitions = 1 };
 	cuzk_buffer *b;
@@ -52,5 +55,6 @@ int main(void)
 	for (size_t i = 0; i < sizeof(hidden) / sizeof(hidden[0]); i++)
 		CHECK_MSG(dlsym(RTLD_DEFAULT, hidden[i]) == NULL, "%s is exported", hidden[i]);
 	CHECK(dlsym(RTLD_DEFAULT, "cuzk_submit") != NULL);
+	CHECK(dlvsym(RTLD_DEFAULT, "cuzk_submit_ex", "CUZK_0.3") != NULL);
 	CHECK_DONE();
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 /* libcuzk against a scripted peer that speaks the protocol from the daemon's
  * side (src/ipc only, no engine): hello and the ring, submit and its seals,
- * completions to several waiting threads, a rejection, cancel, a multi-chunk
+ * completions to several waiting threads, a traced request (the HELLO flag
+ * asked for, the trace fd sent second), a rejection, cancel, a multi-chunk
  * status, an error instead of text, a daemon that says goodbye, and one that
  * refuses a connection before reading its hello. */
 #include <errno.h>
@@ -10,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -23,6 +25,7 @@ struct peer {
 	int listen_fd;
 	int seals_ok;                 /* every PROVE fd had SHRINK and GROW */
 	int proves;
+	int traced;                   /* PROVEs with the TRACE flag and a writable second fd */
 	struct ring_producer ring;
 	int efd;
 };
@@ -54,10 +57,18 @@ static void send_status(int fd, uint64_t tag)
 	}
 }
 
-static void on_prove(struct peer *p, int fd, const uint8_t *buf, size_t len, int wfd)
+static void on_prove(struct peer *p, int fd, const uint8_t *buf, size_t len, const int *fds, unsigned nfds)
 {
 	struct msg_prove m;
+	int wfd = fds[0];
 	REQUIRE(msg_parse_prove(&m, buf, len, NULL) == 0);
+	REQUIRE(nfds == ((m.flags & CUZK_PROVE_FLAG_TRACE) ? 2u : 1u));
+	if (nfds == 2) {
+		/* What a daemon does with it: the timeline at its offset. */
+		static const char json[] = "{\"traceEvents\": []}\n";
+		p->traced += write(fds[1], json, sizeof(json) - 1) == (ssize_t)sizeof(json) - 1;
+		close(fds[1]);
+	}
 	int seals = fcntl(wfd, F_GET_SEALS);
 	if (seals < 0 || !(seals & F_SEAL_SHRINK) || !(seals & F_SEAL_GROW) || (seals & F_SEAL_WRITE))
 		p->seals_ok = 0;
@@ -94,10 +105,10 @@ static void *peer_main(void *arg)
 	REQUIRE(fd >= 0);
 	for (;;) {
 		size_t len;
-		int fds[1];
+		int fds[2];
 		unsigned nfds = 0;
 		struct msg_header h;
-		if (msg_recv(fd, buf, sizeof(buf), &len, fds, 1, &nfds, NULL) < 0 || len == 0)
+		if (msg_recv(fd, buf, sizeof(buf), &len, fds, 2, &nfds, NULL) < 0 || len == 0)
 			break;
 		REQUIRE(msg_parse_header(&h, buf, len, NULL) == 0);
 		if (h.type == CUZK_MSG_HELLO) {
@@ -116,11 +127,12 @@ static void *peer_main(void *arg)
 			rep.slot_size = p->ring.slot_size;
 			rep.ring_bytes = p->ring.ring_bytes;
 			rep.head_bytes = CUZK_RING_HEAD_BYTES;
+			rep.flags = hello.flags;   /* grants what was asked for */
 			int out[3] = { p->ring.ring_fd, p->ring.head_fd, p->efd };
 			REQUIRE(msg_send(fd, &rep, sizeof(rep), out, 3, NULL) == 0);
 		} else if (h.type == CUZK_MSG_PROVE) {
-			REQUIRE(nfds == 1);
-			on_prove(p, fd, buf, len, fds[0]);
+			REQUIRE(nfds >= 1);
+			on_prove(p, fd, buf, len, fds, nfds);
 		} else if (h.type == CUZK_MSG_CANCEL) {
 			struct msg_cancel m;
 			REQUIRE(msg_parse_cancel(&m, buf, len, NULL) == 0);
@@ -182,7 +194,7 @@ int main(void)
 		listen(p.listen_fd, 4) == 0);
 	REQUIRE(pthread_create(&peer, NULL, peer_main, &p) == 0);
 
-	const struct cuzk_connect_opts opts = { .max_inflight = 2, .log = log_quietly };
+	const struct cuzk_connect_opts opts = { .max_inflight = 2, .log = log_quietly, .flags = CUZK_CONNECT_TRACE };
 	REQUIRE(cuzk_connect(&c, sa.sun_path, &opts, &err) == 0);
 	struct cuzk_limits lim;
 	cuzk_client_limits(c, &lim);
@@ -220,6 +232,28 @@ int main(void)
 	CHECK_MSG(seen == 0xf, "completions seen: 0x%llx", (unsigned long long)seen);
 	CHECK(p.seals_ok && (fcntl(cuzk_buffer_fd(b), F_GET_SEALS) & F_SEAL_SEAL));
 	CHECK(cuzk_wait(c, &done, 0, &err) == 0);  /* nothing left: times out */
+
+	/* A traced request: the trace fd goes second, and stays the caller's. */
+	{
+		int tfd = memfd_create("trace", MFD_CLOEXEC);
+		struct cuzk_submit_opts so = { .flags = CUZK_SUBMIT_TRACE, .trace_fd = tfd };
+		char back[64] = { 0 };
+		REQUIRE(tfd >= 0);
+		CHECK(cuzk_submit_ex(c, b, &req, &so, &ids[0], NULL, &err) == 0);
+		CHECK(cuzk_wait(c, &done, 10000, &err) == 1 && done.request_id == ids[0]);
+		CHECK(p.traced == 1 && pread(tfd, back, sizeof(back) - 1, 0) > 0 && strstr(back, "traceEvents"));
+		CHECK(fcntl(tfd, F_GETFD) >= 0);
+		so.trace_fd = -1;
+		CHECK(cuzk_submit_ex(c, b, &req, &so, &ids[0], NULL, &err) == -CUZK_E_INVAL);
+		so.trace_fd = tfd;
+		so.reserved[2] = 1;
+		CHECK(cuzk_submit_ex(c, b, &req, &so, &ids[0], NULL, &err) == -CUZK_E_INVAL);
+		/* The wire's flag by hand, without the fd. */
+		req.flags = CUZK_PROVE_FLAG_TRACE;
+		CHECK(cuzk_submit(c, b, &req, &ids[0], NULL, &err) == -CUZK_E_INVAL && strstr(err.msg, "cuzk_submit_ex"));
+		req.flags = 0;
+		close(tfd);
+	}
 
 	/* A rejection is returned by submit, with the daemon's message. */
 	req.srs = "missing";

@@ -8,6 +8,7 @@
 
 #include "common/clock.h"
 #include "daemon/daemon.h"
+#include "daemon/trace.h"
 
 /* phases may be NULL (abandoned: workers may still be writing the job's). */
 static void write_completion(struct cuzkd *d, struct cuzkd_session *s, const struct cuzkd_job *job, int status,
@@ -33,6 +34,27 @@ static void write_completion(struct cuzkd *d, struct cuzkd_session *s, const str
 	}
 	if (write(s->efd, &one, sizeof(one)) < 0 && errno != EAGAIN)
 		cuzkd_session_close(s, "eventfd write failed");
+}
+
+/* A traced job's timeline into the client's file, before its completion:
+ * a client that reads the file when the completion arrives finds it whole.
+ * A trace that cannot be written does not cost the proofs: the completion
+ * keeps its status and, on success, says why in its message. */
+static void write_trace(struct cuzkd *d, struct cuzkd_session *s, struct cuzkd_job *job,
+			const struct cuzkd_log_fields *f)
+{
+	cuzk_error err;
+
+	if (cuzkd_trace_write(job->trace, job->id, job->t_received_ns, &err) == 0) {
+		d->stats.traces_written++;
+		return;
+	}
+	d->stats.traces_failed++;
+	err_prefix(&err, "trace not written");
+	cuzkd_log_client(&d->log, CUZKD_LOG_WARNING, f, "%s: request %" PRIu64 ": %s", s->who, job->request_id,
+			 err.msg);
+	if (job->status == 0)
+		snprintf(job->message, sizeof(job->message), "%s", err.msg);
 }
 
 void cuzkd_session_complete(struct cuzkd *d, struct cuzkd_job *job)
@@ -64,6 +86,8 @@ void cuzkd_session_complete(struct cuzkd *d, struct cuzkd_job *job)
 	else
 		cuzkd_log(&d->log, CUZKD_LOG_INFO, &f, "%s: request %" PRIu64 " done: %u proofs in %.1f ms",
 			  s->who, job->request_id, job->n_parts, f.ms);
+	if (!s->closing && s->hello_done && job->trace)
+		write_trace(d, s, job, &f);
 	if (!s->closing && s->hello_done)
 		write_completion(d, s, job, job->status, job->message, job->phase_ns);
 	cuzkd_job_free(d, job);

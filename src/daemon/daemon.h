@@ -25,6 +25,7 @@
 struct cuzkd_stats {                     /* loop-side counters for metrics */
 	uint64_t connections, rejected_connections, requests, rejected[32];
 	uint64_t disconnects_misbehaving, timeouts;
+	uint64_t traces_written, traces_failed;
 };
 
 struct cuzkd {

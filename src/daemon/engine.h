@@ -37,6 +37,7 @@ enum { CUZKD_PH_CHECK, CUZKD_PH_QUEUE, CUZKD_PH_SRS, CUZKD_PH_REGISTER, CUZKD_PH
 
 struct cuzkd_session;
 struct cuzkd_witness;
+struct cuzkd_trace;
 
 struct cuzkd_job {
 	uint64_t id;                     /* the daemon's, for logs */
@@ -50,6 +51,9 @@ struct cuzkd_job {
 	unsigned n_parts;
 	groth16_witness_view view[CUZK_WITNESS_MAX_PARTITIONS];
 	uint64_t t_received_ns;          /* CLOCK_MONOTONIC */
+	/* A traced request's timeline (trace.h), or NULL: made and freed by
+	 * the loop; each partition's slot written by the worker proving it. */
+	struct cuzkd_trace *trace;
 
 	/* Owned by the event loop (the engine never reads these). */
 	struct cuzkd_session *session;
@@ -131,6 +135,7 @@ struct cuzkd_engine {
 	int test_gate;                   /* $CUZKD_TEST_GATE (tests only), or -1 */
 	struct cuzkd_counters counters;  /* under lock */
 	atomic_uint_fast64_t next_job_id;
+	atomic_uint_fast64_t trace_bytes;   /* held by the timelines of jobs in flight (trace.h) */
 };
 
 /* Opens the backend's devices the configuration names and starts the

@@ -10,6 +10,7 @@
 
 #include "common/clock.h"
 #include "daemon/engine.h"
+#include "daemon/trace.h"
 #include "prover/prover.h"
 #include "prover/verifier.h"
 
@@ -134,6 +135,30 @@ static int verify_partition(const groth16_vk *vk, const groth16_witness_view *v,
 	return 0;
 }
 
+/* The daemon's own spans of one partition, for a traced job. */
+struct own_spans {
+	groth16_span s[CUZKD_TRACE_OWN_SPANS];
+	unsigned n;
+};
+
+/* lane NULL: the worker's track. */
+static void own_span(struct own_spans *o, const char *name, const char *lane, uint64_t from_ns, uint64_t to_ns)
+{
+	if (o->n < CUZKD_TRACE_OWN_SPANS)
+		o->s[o->n++] = (groth16_span){ name, lane, -1, (double)from_ns / 1e6, (double)to_ns / 1e6 };
+}
+
+/* One partition is over.  A traced job gets its spans first: once the
+ * engine has the partition back, the loop may free the job. */
+static void finish(struct cuzkd_worker *w, struct cuzkd_job *job, unsigned part, int status, const char *msg,
+		   const groth16_proof *proof, const uint64_t *ph, const struct own_spans *own,
+		   const groth16_timings *t)
+{
+	if (job->trace)
+		cuzkd_trace_record(job->trace, &w->engine->trace_bytes, part, w->index, own->s, own->n, t);
+	cuzkd_engine_finish_part(w->engine, job, part, status, msg, proof, ph);
+}
+
 void cuzkd_prove_partition(struct cuzkd_worker *w, struct cuzkd_item *item)
 {
 	struct cuzkd_engine *e = w->engine;
@@ -149,9 +174,11 @@ void cuzkd_prove_partition(struct cuzkd_worker *w, struct cuzkd_item *item)
 	groth16_witness_view view = job->view[part];
 	fr_t *inputs = NULL;
 	double verify_ms = 0;
+	struct own_spans own = { .n = 0 };
 	int r, registered;
 
 	ph[CUZKD_PH_QUEUE] = t0 - item->t_queued_ns;
+	own_span(&own, "queue wait", CUZKD_TRACE_LANE, item->t_queued_ns, t0);
 	free(item);
 	if (e->test_gate >= 0) {
 		char byte;
@@ -164,17 +191,20 @@ void cuzkd_prove_partition(struct cuzkd_worker *w, struct cuzkd_item *item)
 	f.worker = (int)w->index;
 	f.gpu = w->dev->log_gpu;
 	if (atomic_load(&job->cancelled)) {
-		cuzkd_engine_finish_part(e, job, part, CUZK_E_CANCELLED, "cancelled", NULL, ph);
+		finish(w, job, part, CUZK_E_CANCELLED, "cancelled", NULL, ph, &own, NULL);
 		return;
 	}
 	r = cuzkd_srs_acquire(e->srs, job->srs_name, &srs, &err);
 	t1 = monotonic_ns();
 	ph[CUZKD_PH_SRS] = t1 - t0;
+	own_span(&own, "srs wait", NULL, t0, t1);
 	if (r) {
-		cuzkd_engine_finish_part(e, job, part, -r, err.msg, NULL, ph);
+		finish(w, job, part, -r, err.msg, NULL, ph, &own, NULL);
 		return;
 	}
 	registered = register_witness(w, job, &ph[CUZKD_PH_REGISTER]);
+	if (e->be->register_host)   /* about 0 on a registration-cache hit */
+		own_span(&own, "register witness", NULL, t1, monotonic_ns());
 	/* The backend checks the shape from the daemon's copy of the header
 	 * and from bitmaps nobody else can write (prover/backend.h). */
 	r = atomic_load(&job->cancelled) ? err_fail(&err, CUZK_E_CANCELLED, "cancelled")
@@ -184,7 +214,9 @@ void cuzkd_prove_partition(struct cuzkd_worker *w, struct cuzkd_item *item)
 	if (r == 0 && e->verify) {
 		uint64_t tv = monotonic_ns();
 		r = verify_partition(&srs->params.vk, &view, part, &proof, &err);
-		verify_ms = (double)(monotonic_ns() - tv) / 1e6;
+		uint64_t tv_end = monotonic_ns();
+		verify_ms = (double)(tv_end - tv) / 1e6;
+		own_span(&own, "verify", NULL, tv, tv_end);
 		cuzkd_engine_count_verify(e, verify_ms, r == 0);
 	}
 	free(inputs);
@@ -207,5 +239,5 @@ void cuzkd_prove_partition(struct cuzkd_worker *w, struct cuzkd_item *item)
 		cuzkd_log(e->log, CUZKD_LOG_INFO, &f,
 			  "job %" PRIu64 " partition %u proved in %.1f ms (ntt %.1f, msm %.1f, verify %.1f)", job->id,
 			  part, f.ms, t.ntt_ms, (double)ph[CUZKD_PH_MSM] / 1e6, verify_ms);
-	cuzkd_engine_finish_part(e, job, part, r ? -r : 0, err.msg, r ? NULL : &proof, ph);
+	finish(w, job, part, r ? -r : 0, err.msg, r ? NULL : &proof, ph, &own, &t);
 }

@@ -9,6 +9,7 @@
 
 #include "common/clock.h"
 #include "daemon/daemon.h"
+#include "daemon/trace.h"
 
 /* The limits a new request must fit, checked before its witness is touched.
  * A ring head out of range is the client's breach of the protocol:
@@ -68,6 +69,7 @@ void cuzkd_job_free(struct cuzkd *d, struct cuzkd_job *job)
 		cuzkd_witness_close(w, &d->reg);
 		free(w);
 	}
+	cuzkd_trace_free(job->trace, &d->engine.trace_bytes);
 	free(job->proofs);
 	free(job);
 }
@@ -101,33 +103,47 @@ static int open_witness(struct cuzkd_session *s, struct cuzkd_job *job, int fd, 
 	return 0;
 }
 
-/* Every check of a PROVE, in order.  0 and *ret_job, or the first failure. */
+/* Every check of a PROVE, in order.  0 and *ret_job, or the first failure.
+ * The trace fd is checked before the witness: it costs nothing, where the
+ * witness may cost a mapping. */
 static int admit(struct cuzkd_session *s, const struct msg_prove *req, const int *fds, unsigned nfds,
 		 const cuzk_error *fd_err, uint64_t t_recv, struct cuzkd_job **ret_job, int *ret_fatal,
 		 cuzk_error *err)
 {
 	struct cuzkd *d = s->d;
 	struct cuzkd_job *job = NULL;
+	const int traced = (req->flags & CUZK_PROVE_FLAG_TRACE) != 0;
 	int r;
 
 	if (fd_err) {
 		*err = *fd_err;
 		return -err->code;
 	}
-	if (nfds != 1)
-		return err_fail(err, CUZK_E_FD, "a PROVE request carries exactly one fd, not %u", nfds);
+	if (traced && !s->may_trace)
+		return err_fail(err, CUZK_E_PROTOCOL,
+				"prove message: the TRACE flag (0x%x) on a connection whose HELLO did not ask for "
+				"traces (HELLO flag 0x%x)",
+				CUZK_PROVE_FLAG_TRACE, CUZK_HELLO_TRACE);
+	if (nfds != 1u + traced)
+		return err_fail(err, CUZK_E_FD, "a PROVE request %s carries exactly %u fd%s (%s), not %u",
+				traced ? "with the TRACE flag" : "without the TRACE flag", 1u + traced,
+				traced ? "s" : "", traced ? "the witness, then the trace file" : "the witness", nfds);
 	if (d->draining)
 		return err_fail(err, CUZK_E_SHUTDOWN, "the daemon is shutting down");
 	if (req->priority < CUZK_PRIORITY_NORMAL && !s->may_prioritize)
 		return err_fail(err, CUZK_E_PERM, "uid %u may not submit at %s priority (priority_users, priority_groups)",
 				s->acct->uid, req->priority == CUZK_PRIORITY_CRITICAL ? "critical" : "high");
 	r = check_limits(s, req->hdr.request_id, ret_fatal, err);
+	if (r == 0 && traced)
+		r = cuzkd_trace_check_fd(fds[1], s->who, err);
 	if (r == 0)
 		r = cuzkd_srs_lookup(&d->srs, req->srs, err);
 	if (r == 0)
 		r = job_new(s, req, t_recv, &job, err);
 	if (r == 0)
 		r = open_witness(s, job, fds[0], req, err);
+	if (r == 0 && traced)
+		r = cuzkd_trace_new(&job->trace, fds[1], job->n_parts, &d->engine.trace_bytes, err);
 	if (r) {
 		if (job)
 			cuzkd_job_free(d, job);
@@ -161,6 +177,8 @@ void cuzkd_on_prove(struct cuzkd_session *s, const void *buf, size_t len, const 
 		return;
 	}
 	job->phase_ns[CUZKD_PH_CHECK] = monotonic_ns() - t_recv;
+	if (job->trace)
+		job->trace->admitted_ns = t_recv + job->phase_ns[CUZKD_PH_CHECK];
 	cuzkd_regcache_keep(job->buf);
 	job->session_next = s->jobs;
 	s->jobs = job;

@@ -305,6 +305,9 @@ static void on_hello(struct cuzkd_session *s, const void *buf, size_t len)
 		return;
 	}
 	s->max_inflight = max_inflight;
+	/* Every flag this daemon knows is granted: traces cost only what their
+	 * own bounds allow (trace.h). */
+	s->may_trace = (h.flags & CUZK_HELLO_TRACE) != 0;
 	memset(&rep, 0, sizeof(rep));
 	msg_init(&rep.hdr, CUZK_MSG_HELLO_REPLY, sizeof(rep), h.hdr.request_id);
 	rep.max_inflight = max_inflight;
@@ -314,6 +317,7 @@ static void on_hello(struct cuzkd_session *s, const void *buf, size_t len)
 	rep.slot_size = s->ring.slot_size;
 	rep.ring_bytes = s->ring.ring_bytes;
 	rep.head_bytes = CUZK_RING_HEAD_BYTES;
+	rep.flags = h.flags & CUZK_HELLO_KNOWN;
 	fds[0] = s->ring.ring_fd;
 	fds[1] = s->ring.head_fd;
 	fds[2] = s->efd;

@@ -47,6 +47,7 @@ struct cuzkd_session {
 	int refused;                     /* CUZK_E_BUSY/SHUTDOWN: answered, closed after one read */
 	struct cuzkd_account *acct;      /* its uid's (not for refused connections) */
 	int may_prioritize;              /* may submit at critical and high priority */
+	int may_trace;                   /* its HELLO asked for CUZK_HELLO_TRACE and got it */
 	uint64_t connected_ns, active_ns;   /* connected; last message received */
 	unsigned refs;                   /* 1 while connected + 1 per job */
 	struct ring_producer ring;

@@ -244,6 +244,11 @@ static void metrics_text(struct cuzkd *d, const struct snapshot *sn, FILE *f)
 	metric_u64(f, "cuzk_srs_load_failures_total", "counter", "SRS loads that failed.",
 		   s.srs.loads_failed);
 	metric_u64(f, "cuzk_srs_cache_evictions_total", "counter", "SRS entries evicted.", s.srs.evictions);
+	metric(f, "cuzk_traces_total", "counter", "Timelines of traced requests written into the client's file, or not.");
+	fprintf(f, "cuzk_traces_total{result=\"written\"} %" PRIu64 "\ncuzk_traces_total{result=\"failed\"} %" PRIu64 "\n",
+		d->stats.traces_written, d->stats.traces_failed);
+	metric_u64(f, "cuzk_trace_bytes", "gauge", "Memory held by the timelines of traced requests in flight.",
+		   (uint64_t)atomic_load(&d->engine.trace_bytes));
 	metric(f, "cuzk_gpu_vram_bytes", "gauge",
 	       "Per-GPU VRAM: reserved, free, budget, and the most reserved at once since start (peak).");
 	for (unsigned i = 0; i < d->engine.n_devices; i++) {

@@ -44,6 +44,11 @@ int groth16_trace_new(groth16_trace **ret, const char *process_name, cuzk_error 
 	return 0;
 }
 
+void groth16_trace_set_origin(groth16_trace *t, double t0_ms)
+{
+	t->t0_ms = t0_ms;
+}
+
 void groth16_trace_free(groth16_trace *t)
 {
 	if (!t)
@@ -80,8 +85,8 @@ static long track_of(groth16_trace *t, const char *lane, int device, cuzk_error 
 	return (long)t->n_tracks++;
 }
 
-static int add(groth16_trace *t, const char *name, const char *lane, int device, long partition,
-	       const char *job, double start_ms, double end_ms, cuzk_error *err)
+int groth16_trace_add_event(groth16_trace *t, const char *name, const char *lane, int device, long partition,
+			    const char *job, double start_ms, double end_ms, cuzk_error *err)
 {
 	long track = track_of(t, lane, device, err);
 	if (track < 0 || grow((void **)&t->ev, &t->cap_ev, t->n_ev, sizeof(*t->ev), err) < 0)
@@ -99,7 +104,7 @@ static int add(groth16_trace *t, const char *name, const char *lane, int device,
 int groth16_trace_add_span(groth16_trace *t, const char *name, const char *lane, int device,
 			   double start_ms, double end_ms, cuzk_error *err)
 {
-	return add(t, name, lane, device, -1, NULL, start_ms, end_ms, err);
+	return groth16_trace_add_event(t, name, lane, device, -1, NULL, start_ms, end_ms, err);
 }
 
 int groth16_trace_add_proof(groth16_trace *t, const groth16_timings *tm, unsigned partition, const char *job,
@@ -107,7 +112,8 @@ int groth16_trace_add_proof(groth16_trace *t, const groth16_timings *tm, unsigne
 {
 	for (unsigned i = 0; i < tm->n_spans; i++) {
 		const groth16_span *s = &tm->span[i];
-		int rc = add(t, s->name, s->lane, s->device, (long)partition, job, s->start_ms, s->end_ms, err);
+		int rc = groth16_trace_add_event(t, s->name, s->lane, s->device, (long)partition, job, s->start_ms,
+						 s->end_ms, err);
 		if (rc < 0)
 			return rc;
 	}
@@ -140,11 +146,8 @@ static void put_track_name(FILE *f, const struct trace_track *k)
 	put_string(f, name);
 }
 
-int groth16_trace_write(const groth16_trace *t, const char *path, cuzk_error *err)
+int groth16_trace_write_stream(const groth16_trace *t, FILE *f, const char *name, cuzk_error *err)
 {
-	FILE *f = fopen(path, "we");
-	if (!f)
-		return err_fail_errno(err, errno, "%s: cannot create", path);
 	fputs("{\"displayTimeUnit\": \"ms\", \"traceEvents\": [\n", f);
 	fputs("{\"ph\": \"M\", \"pid\": 1, \"tid\": 0, \"name\": \"process_name\", \"args\": {\"name\": ", f);
 	put_string(f, t->process);
@@ -176,8 +179,19 @@ int groth16_trace_write(const groth16_trace *t, const char *path, cuzk_error *er
 		fputs("}}", f);
 	}
 	fputs("\n]}\n", f);
-	int bad = ferror(f);
-	if (fclose(f) != 0 || bad)
-		return err_fail_errno(err, errno ? errno : EIO, "%s: write", path);
+	/* stdio keeps the first failure: a short write anywhere shows here. */
+	if (fflush(f) != 0 || ferror(f))
+		return err_fail_errno(err, errno ? errno : EIO, "%s: write", name);
 	return 0;
+}
+
+int groth16_trace_write(const groth16_trace *t, const char *path, cuzk_error *err)
+{
+	FILE *f = fopen(path, "we");
+	if (!f)
+		return err_fail_errno(err, errno, "%s: cannot create", path);
+	int r = groth16_trace_write_stream(t, f, path, err);
+	if (fclose(f) != 0 && r == 0)
+		return err_fail_errno(err, errno ? errno : EIO, "%s: write", path);
+	return r;
 }

@@ -13,6 +13,7 @@
 #define CUZK_FORMATS_TRACE_JSON_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "common/error.h"
 #include "prover/types.h"
@@ -22,6 +23,9 @@ typedef struct groth16_trace groth16_trace;
 /* A trace whose time 0 is now; process_name labels the whole trace. */
 int groth16_trace_new(groth16_trace **ret, const char *process_name, cuzk_error *err);
 void groth16_trace_free(groth16_trace *t);
+/* Moves time 0 (CLOCK_MONOTONIC, ms): cuzkd counts a job's trace from the
+ * moment its request arrived, not from when the trace is put together. */
+void groth16_trace_set_origin(groth16_trace *t, double t0_ms);
 
 /* Every span of one proof.  job may be NULL (the CLI) or a request's id. */
 int groth16_trace_add_proof(groth16_trace *t, const groth16_timings *tm, unsigned partition, const char *job,
@@ -29,8 +33,15 @@ int groth16_trace_add_proof(groth16_trace *t, const groth16_timings *tm, unsigne
 /* One span (start and end on CLOCK_MONOTONIC, ms); name and lane are copied. */
 int groth16_trace_add_span(groth16_trace *t, const char *name, const char *lane, int device,
 			   double start_ms, double end_ms, cuzk_error *err);
+/* The same with what add_proof records: partition (-1 for none: the span
+ * is not a proof's) and job (may be NULL). */
+int groth16_trace_add_event(groth16_trace *t, const char *name, const char *lane, int device, long partition,
+			    const char *job, double start_ms, double end_ms, cuzk_error *err);
 
 /* Writes the JSON to path (created or truncated). */
 int groth16_trace_write(const groth16_trace *t, const char *path, cuzk_error *err);
+/* Writes the JSON to f, which stays open; name (a path, "trace fd") is
+ * what an error names.  A short write is an error. */
+int groth16_trace_write_stream(const groth16_trace *t, FILE *f, const char *name, cuzk_error *err);
 
 #endif

@@ -105,8 +105,8 @@ int msg_parse_hello(struct msg_hello *ret, const void *buf, size_t len, cuzk_err
 	int r = parse_fixed(&m, sizeof(m), CUZK_MSG_HELLO, buf, len, err);
 	if (r < 0)
 		return r;
-	if (m.flags)
-		return err_fail(err, CUZK_E_PROTOCOL, "hello message: unknown flags 0x%x", m.flags);
+	if (m.flags & ~CUZK_HELLO_KNOWN)
+		return err_fail(err, CUZK_E_PROTOCOL, "hello message: unknown flags 0x%x", m.flags & ~CUZK_HELLO_KNOWN);
 	if ((r = check_zero(&m.reserved0, sizeof(m.reserved0), "hello", "reserved0", err)) < 0 ||
 	    (r = check_zero(m.reserved, sizeof(m.reserved), "hello", "reserved", err)) < 0)
 		return r;
@@ -121,8 +121,8 @@ int msg_parse_hello_reply(struct msg_hello_reply *ret, const void *buf, size_t l
 	int r = parse_fixed(&m, sizeof(m), CUZK_MSG_HELLO_REPLY, buf, len, err);
 	if (r < 0)
 		return r;
-	if (m.flags)
-		return err_fail(err, CUZK_E_PROTOCOL, "hello reply: unknown flags 0x%x", m.flags);
+	if (m.flags & ~CUZK_HELLO_KNOWN)
+		return err_fail(err, CUZK_E_PROTOCOL, "hello reply: unknown flags 0x%x", m.flags & ~CUZK_HELLO_KNOWN);
 	if ((r = check_zero(m.reserved, sizeof(m.reserved), "hello reply", "reserved", err)) < 0)
 		return r;
 	if (m.max_partitions == 0 || m.max_partitions > CUZK_MAX_PARTITIONS)
@@ -150,7 +150,7 @@ int msg_parse_hello_reply(struct msg_hello_reply *ret, const void *buf, size_t l
 
 int msg_parse_prove(struct msg_prove *ret, const void *buf, size_t len, cuzk_error *err)
 {
-	const uint32_t known = CUZK_REQ_MONTGOMERY | CUZK_REQ_CANONICAL | CUZK_REQ_FIXED_RS;
+	const uint32_t known = CUZK_REQ_MONTGOMERY | CUZK_REQ_CANONICAL | CUZK_REQ_FIXED_RS | CUZK_PROVE_FLAG_TRACE;
 	struct msg_prove m;
 	int r = parse_fixed(&m, sizeof(m), CUZK_MSG_PROVE, buf, len, err);
 	if (r < 0)

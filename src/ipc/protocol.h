@@ -11,7 +11,8 @@
  *   HELLO                     ->
  *                             <-  HELLO_REPLY + 3 fds (ring, head page, eventfd)
  *                                 or REPLY(error), then close
- *   PROVE + 1 fd (witness)    ->
+ *   PROVE + 1 fd (witness), or 2 (witness, trace file) with CUZK_PROVE_FLAG_TRACE
+ *                             ->
  *                             <-  REPLY(0: accepted, with its job_id | error: rejected)
  *                 ... later, for each accepted PROVE, one completion in the ring,
  *                     then an eventfd write
@@ -76,13 +77,20 @@ struct msg_header {
 	uint64_t request_id;        /* chosen by the client; replies echo it (see each type) */
 };
 
+/* HELLO flags: what a client asks for beyond version 1 as first written
+ * (docs/PROTOCOL.md §10).  The daemon grants a flag by setting it in
+ * HELLO_REPLY's flags; a daemon that predates one refuses the HELLO
+ * (CUZK_E_PROTOCOL), so a client sets only what it will use. */
+#define CUZK_HELLO_TRACE 0x1u      /* PROVE may carry CUZK_PROVE_FLAG_TRACE and a trace fd */
+#define CUZK_HELLO_KNOWN CUZK_HELLO_TRACE
+
 /* request_id: echoed.  The daemon may lower both wishes, never raise them
  * above its own limits. */
 struct msg_hello {
 	struct msg_header hdr;
 	uint32_t max_inflight;      /* wish, 0 = daemon's limit */
 	uint32_t ring_slots;        /* wish, 0 = daemon's default */
-	uint32_t flags;             /* zero in version 1 */
+	uint32_t flags;             /* CUZK_HELLO_* asked for */
 	uint32_t reserved0;
 	uint64_t reserved[4];
 };
@@ -104,20 +112,31 @@ struct msg_hello_reply {
 	uint32_t slot_size;         /* = ring_slot_size(max_partitions) */
 	uint64_t ring_bytes;        /* = ring_memfd_bytes(ring_slots, slot_size) */
 	uint32_t head_bytes;        /* = CUZK_RING_HEAD_BYTES */
-	uint32_t flags;             /* zero in version 1 */
+	uint32_t flags;             /* CUZK_HELLO_* granted: only ones the HELLO asked for */
 	uint64_t reserved[4];
 };
 
+/* A PROVE flag of the wire only: libcuzk sets it for cuzk_submit_ex's
+ * CUZK_SUBMIT_TRACE (the public request flags are cuzk.h's CUZK_REQ_*).
+ * The request then carries a second fd, a file on tmpfs open for writing,
+ * into which the daemon writes the job's timeline (Chrome trace-event JSON)
+ * before it posts the completion.  Only on a connection granted
+ * CUZK_HELLO_TRACE. */
+#define CUZK_PROVE_FLAG_TRACE 0x8u
+_Static_assert((CUZK_PROVE_FLAG_TRACE & (CUZK_REQ_MONTGOMERY | CUZK_REQ_CANONICAL | CUZK_REQ_FIXED_RS)) == 0,
+	       "the wire's trace flag is not a request flag");
+
 /* request_id: the client's id for this proof, unique among its requests in
- * flight (a duplicate is rejected with CUZK_E_INVAL).  Exactly one fd: the
- * witness memfd (docs/PROTOCOL.md "Witness file").
+ * flight (a duplicate is rejected with CUZK_E_INVAL).  One fd, the witness
+ * memfd (docs/PROTOCOL.md "Witness file"), then the trace fd with
+ * CUZK_PROVE_FLAG_TRACE.
  * Scalar form: with neither CUZK_REQ_MONTGOMERY nor CUZK_REQ_CANONICAL the
  * witness header's flag decides; with one of them it must agree with the
  * header (else CUZK_E_MISMATCH); both at once is CUZK_E_PROTOCOL. */
 struct msg_prove {
 	struct msg_header hdr;
 	uint32_t priority;          /* enum cuzk_priority */
-	uint32_t flags;             /* CUZK_REQ_* */
+	uint32_t flags;             /* CUZK_REQ_*, CUZK_PROVE_FLAG_TRACE */
 	uint64_t seed;              /* r, s seed with CUZK_REQ_FIXED_RS, else zero */
 	uint64_t reserved[2];
 	char srs[CUZK_SRS_FIELD];   /* NUL-terminated, bytes after the NUL zero */

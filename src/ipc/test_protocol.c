@@ -68,8 +68,10 @@ static void test_hello(void)
 	memcpy(big, &m, sizeof(m));
 	((struct msg_header *)big)->length = sizeof(big);
 	REJECT(msg_parse_hello(&got, big, sizeof(big), &err), CUZK_E_PROTOCOL, "must be 72");
-	m.flags = 4;
-	REJECT(msg_parse_hello(&got, &m, sizeof(m), &err), CUZK_E_PROTOCOL, "flags");
+	m.flags = CUZK_HELLO_TRACE;
+	CHECK(msg_parse_hello(&got, &m, sizeof(m), &err) == 0 && got.flags == CUZK_HELLO_TRACE);
+	m.flags = CUZK_HELLO_TRACE | 4;
+	REJECT(msg_parse_hello(&got, &m, sizeof(m), &err), CUZK_E_PROTOCOL, "unknown flags 0x4");
 	m.flags = 0;
 	m.reserved0 = 1;
 	REJECT(msg_parse_hello(&got, &m, sizeof(m), &err), CUZK_E_PROTOCOL, "reserved0");
@@ -118,8 +120,10 @@ static void test_hello_reply(void)
 	m.head_bytes = 64;
 	REJECT(msg_parse_hello_reply(&got, &m, sizeof(m), &err), CUZK_E_PROTOCOL, "head_bytes");
 	valid_hello_reply(&m, 16, 10);
-	m.flags = 1;
-	REJECT(msg_parse_hello_reply(&got, &m, sizeof(m), &err), CUZK_E_PROTOCOL, "flags");
+	m.flags = CUZK_HELLO_TRACE;
+	CHECK(msg_parse_hello_reply(&got, &m, sizeof(m), &err) == 0 && got.flags == CUZK_HELLO_TRACE);
+	m.flags = 2;
+	REJECT(msg_parse_hello_reply(&got, &m, sizeof(m), &err), CUZK_E_PROTOCOL, "flags 0x2");
 	valid_hello_reply(&m, 16, 10);
 	m.reserved[0] = 9;
 	REJECT(msg_parse_hello_reply(&got, &m, sizeof(m), &err), CUZK_E_PROTOCOL, "reserved");
@@ -147,6 +151,11 @@ static void test_prove(void)
 	valid_prove(&m);
 	m.flags |= 0x100;
 	REJECT(msg_parse_prove(&got, &m, sizeof(m), &err), CUZK_E_PROTOCOL, "unknown flags 0x100");
+	valid_prove(&m);
+	/* The trace flag parses; whether the connection may use it is the
+	 * daemon's check (it needs the HELLO flag). */
+	m.flags |= CUZK_PROVE_FLAG_TRACE;
+	CHECK(msg_parse_prove(&got, &m, sizeof(m), &err) == 0 && (got.flags & CUZK_PROVE_FLAG_TRACE));
 	valid_prove(&m);
 	m.flags |= CUZK_REQ_CANONICAL;
 	REJECT(msg_parse_prove(&got, &m, sizeof(m), &err), CUZK_E_PROTOCOL, "both");

@@ -2,6 +2,7 @@
 /* The daemon commands of the cuzk CLI, in the exact forms scripts rely on
  * (issue 3), against a real cuzkd:
  *   cuzk submit [--socket PATH] --srs NAME --witness W.witness --out P.proof [--priority P] [--seed N]
+ *               [--trace FILE]
  *   cuzk submit [--socket PATH] --kind KIND ...
  *   cuzk status [--socket PATH] [--json]
  *   cuzk metrics [--socket PATH]
@@ -157,6 +158,31 @@ int main(void)
 	snprintf(cmd, sizeof(cmd), "%s cancel --socket %s --request 1", CUZK_BIN, stale);
 	CHECK(run(cmd) == 1 && strstr(out, "cuzkd is not listening on") && strstr(out, "Connection refused"));
 	unlink(stale);
+
+	/* --trace: the daemon's timeline of the request, both partitions. */
+	{
+		char wit2[280], trace[280], *q;
+		unsigned long long job = 0;
+		snprintf(wit2, sizeof(wit2), "%s/w2.witness", env.dir);
+		snprintf(trace, sizeof(trace), "%s/t.json", env.dir);
+		close(tcircuit_file_parts(&c, wit2, 2));
+		snprintf(cmd, sizeof(cmd), "%s submit --socket %s --srs %s --witness %s --out %s.6 --trace %s", CUZK_BIN,
+			 env.socket, c.name, wit2, proof, trace);
+		CHECK(run(cmd) == 0 && strstr(out, "2 proofs") && strstr(out, "the timeline of job"));
+		q = strstr(out, "job ");
+		CHECK(q && sscanf(q, "job %llu queued", &job) == 1);
+		if (system("node --version >/dev/null 2>&1") == 0) {
+			snprintf(cmd, sizeof(cmd), "node %s/tests/daemon/check_trace.mjs %s 2 %llu 'queue wait,srs wait,"
+				 "ntt (h),msm a,assemble,verify' 260", TOP_SRCDIR, trace, job);
+			CHECK(run(cmd) == 0);
+		} else {
+			CHECK(read_file(trace, bytes, 1) == 1 && bytes[0] == '{');
+		}
+		/* --trace without its FILE is a usage error. */
+		snprintf(cmd, sizeof(cmd), "%s submit --socket %s --srs %s --witness %s --out %s.6 --trace", CUZK_BIN,
+			 env.socket, c.name, wit2, proof);
+		CHECK(run(cmd) == 2);
+	}
 
 	int st = td_daemon_stop(&env, SIGTERM);
 	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);

@@ -4,11 +4,14 @@
  * the same buffer submitted again (a registration-cache hit), a witness file
  * loaded by cuzk_buffer_load_file, rejections with the daemon's message,
  * cancel (own request, and another connection's job by its job id; refused
- * to another uid when the test runs as root), status and metrics, and a
+ * to another uid when the test runs as root), status and metrics, a
+ * request's timeline (only on a connection that asked for traces), and a
  * client that leaves with work in flight. */
+#include <fcntl.h>
 #include <grp.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -147,6 +150,44 @@ int main(void)
 	req.flags = CUZK_REQ_CANONICAL;
 	CHECK(cuzk_submit(cl, f, &req, &id, NULL, &err) == -CUZK_E_MISMATCH);
 	CHECK(cuzk_cancel(cl, 987654, &err) == -CUZK_E_NOTFOUND);
+
+	/* A timeline, into a memfd of the caller's: refused on a connection that
+	 * did not ask for traces, in the memfd when the completion arrives on
+	 * one that did; a bad trace fd comes back with the daemon's message. */
+	{
+		const struct cuzk_connect_opts co = { .flags = CUZK_CONNECT_TRACE };
+		const struct cuzk_request treq = { .srs = c.name, .priority = CUZK_PRIORITY_NORMAL };
+		int tfd = memfd_create("cuzk-trace", MFD_CLOEXEC);
+		struct cuzk_submit_opts so = { .flags = CUZK_SUBMIT_TRACE, .trace_fd = tfd };
+		char trace[16384], name[64];
+		uint64_t tjob = 0;
+		cuzk_client *tr;
+		ssize_t n;
+
+		REQUIRE(tfd >= 0);
+		CHECK(cuzk_submit_ex(cl, b, &treq, &so, &id, NULL, &err) == -CUZK_E_UNSUPPORTED &&
+		      strstr(err.msg, "CUZK_CONNECT_TRACE"));
+		REQUIRE(cuzk_connect(&tr, env.socket, &co, &err) == 0);
+		REQUIRE(cuzk_submit_ex(tr, b, &treq, &so, &id, &tjob, &err) == 0);
+		REQUIRE(wait_for(tr, id) == 0);
+		CHECK_MSG(done.status == 0 && done.num_partitions == 3 && done.message[0] == '\0', "traced: %d %s",
+			  done.status, done.message);
+		n = pread(tfd, trace, sizeof(trace) - 1, 0);
+		REQUIRE(n > 0);
+		trace[n] = '\0';
+		snprintf(name, sizeof(name), "\"cuzkd job %llu\"", (unsigned long long)tjob);
+		CHECK_MSG(strstr(trace, name) && strstr(trace, "\"partition\": 2") && strstr(trace, "\"verify\"") &&
+				  strstr(trace, "\n]}\n"),
+			  "the timeline: %s", trace);
+		so.trace_fd = open(env.dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		REQUIRE(so.trace_fd >= 0);
+		CHECK_MSG(cuzk_submit_ex(tr, b, &treq, &so, &id, NULL, &err) == -CUZK_E_FD &&
+				  strstr(err.msg, "the trace fd is a directory"),
+			  "a directory as trace fd: %s", err.msg);
+		close(so.trace_fd);
+		cuzk_disconnect(tr);
+		close(tfd);
+	}
 
 	/* Cancel right after submit: one completion, cancelled or done. */
 	req.flags = 0;

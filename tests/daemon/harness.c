@@ -567,6 +567,11 @@ int tc_connect_raw(struct tclient *c, const struct td_env *env)
 
 int tc_connect(struct tclient *c, const struct td_env *env, uint32_t max_inflight)
 {
+	return tc_connect_flags(c, env, max_inflight, 0);
+}
+
+int tc_connect_flags(struct tclient *c, const struct td_env *env, uint32_t max_inflight, uint32_t hello_flags)
+{
 	struct msg_hello h;
 	uint8_t buf[CUZK_MSG_MAX];
 	int fds[3];
@@ -580,6 +585,7 @@ int tc_connect(struct tclient *c, const struct td_env *env, uint32_t max_infligh
 	memset(&h, 0, sizeof(h));
 	msg_init(&h.hdr, CUZK_MSG_HELLO, sizeof(h), 1);
 	h.max_inflight = max_inflight;
+	h.flags = hello_flags;
 	/* A daemon that refuses the connection may have answered and closed
 	 * before the hello goes out: read its answer even if the send fails. */
 	tc_send(c, &h, sizeof(h), NULL, 0);

@@ -126,6 +126,9 @@ struct tclient {
 int tc_connect_raw(struct tclient *c, const struct td_env *env);
 /* Connects and says hello (max_inflight wish, 0 = daemon's). 0 or -status. */
 int tc_connect(struct tclient *c, const struct td_env *env, uint32_t max_inflight);
+/* The same, asking for hello_flags (CUZK_HELLO_*); c->hello.flags says
+ * what the daemon granted. */
+int tc_connect_flags(struct tclient *c, const struct td_env *env, uint32_t max_inflight, uint32_t hello_flags);
 void tc_close(struct tclient *c);
 /* One packet with up to 16 fds. */
 int tc_send(struct tclient *c, const void *msg, size_t len, const int *fds, unsigned nfds);

@@ -9,7 +9,7 @@
  * back, verifies, and with --seed all are the same bytes; the daemon mapped
  * the buffer once (registration cache: 1 miss, 2 hits).  Then the usage
  * errors: N = 0, K = 0, K above the daemon's limit (found before the witness
- * file is read), --inflight without --repeat. */
+ * file is read), --inflight without --repeat, --trace with --repeat. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,6 +146,7 @@ int main(void)
 		{ "--repeat 3 --inflight 0", "--inflight 0 is out of range" },
 		{ "--repeat x", "--repeat 'x' is not a decimal number" },
 		{ "--inflight 2", "--inflight needs --repeat" },
+		{ "--repeat 2 --trace t.json", "--trace with --repeat 2: the timeline file is for one request" },
 	};
 	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
 		snprintf(cmd, sizeof(cmd), "%s submit --socket %s --srs %s --witness %s --out %s.3 %s", CUZK_BIN,
