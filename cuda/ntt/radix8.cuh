@@ -11,8 +11,9 @@
 // or 2): in a round each thread holds 8 elements in registers, the 2^R of a
 // butterfly group (rows that differ only in the round's bits) times 8 >> R
 // groups, and runs the round's R radix-2 stages on them.  Between rounds the
-// tile goes through shared memory; the first round loads from global memory
-// and the last one stores to it.
+// tile goes through shared memory; the first round reads what was copied
+// there from global memory during the previous tile (ntt8_prefetch) and the
+// last one stores to global memory.
 #ifndef CUZK_CUDA_NTT_RADIX8_CUH
 #define CUZK_CUDA_NTT_RADIX8_CUH
 
@@ -37,8 +38,9 @@ namespace cuzk {
 //       thread (two products in flight) for 12 warps instead of 16;
 // 10x4: 2^10 by 128 threads, four blocks per SM at 128 registers: 16 warps
 //       as 11x2, in blocks half as large (a barrier holds fewer warps).
-// Measured on one H200 (2026-12-01, 2^27 forward / coset): 11x2 48.7 / 54.4
-// ms, 10x3 53.2 / 59.8, 10x4 50.5 / 57.1 (docs/BENCHMARKS.md).
+// Measured on one H200 (2026-12-02, 2^27 forward / coset, before the
+// next-tile prefetch): 11x2 46.9 / 52.4 ms, 10x3 49.3 / 55.4, 10x4 47.7 /
+// 53.5; with it 11x2 42.9 / 47.7, 10x4 42.9 / 48.0 (docs/BENCHMARKS.md).
 constexpr unsigned NTT8_TILE_LOG = 11;
 constexpr unsigned NTT8_TILE_LOG_ALT = 10;
 constexpr ntt8_shape NTT8_SHAPES[] = {{NTT8_TILE_LOG, 2, "11x2"}, {NTT8_TILE_LOG_ALT, 3, "10x3"},
