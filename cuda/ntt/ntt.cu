@@ -3,6 +3,7 @@
 // orders and the two kernels: ntt.cuh).
 #include "ntt/ntt.cuh"
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -245,6 +246,24 @@ ntt8_shape ntt8_shape_from_env()
 	gpu_fail(CUZK_E_INVAL, "CUZK_NTT8_SHAPE is \"%s\": it must be one of %s", env, names);
 }
 
+// $CUZK_NTT8_GRID: the radix-8 kernel's blocks per launch, for tests (0 or
+// unset: as many as the device keeps resident).  A few blocks give every
+// block many tiles even at small sizes, so that the prefetch of a next tile
+// (ntt/radix8.cuh) runs under compute-sanitizer's racecheck at sizes it
+// finishes in seconds.
+unsigned ntt8_grid_from_env()
+{
+	const char *env = getenv("CUZK_NTT8_GRID");
+	if (!env || !*env)
+		return 0;
+	char *end;
+	errno = 0;
+	const unsigned long v = strtoul(env, &end, 10);
+	if (errno || *end || v > 65535 || env[0] == '-')
+		gpu_fail(CUZK_E_INVAL, "CUZK_NTT8_GRID is \"%s\": it must be a block count 0..65535", env);
+	return (unsigned)v;
+}
+
 // A launch grid of at most cap blocks per SM for `work` blocks of work.
 unsigned grid_for(uint32_t work, unsigned cap)
 {
@@ -353,6 +372,7 @@ void ntt_tables::build(vram_budget &budget, cudaStream_t s)
 			view_.round_bits = (unsigned)(env[0] - '0');
 	view_.impl = env_choice("CUZK_NTT_IMPL", "radix8", "radix2") ? ntt_impl::radix2 : ntt_impl::radix8;
 	view_.ntt8 = ntt8_shape_from_env();
+	view_.ntt8_grid = ntt8_grid_from_env();
 	view_.inv_m = inv_m;
 	view_.z_inv_m = z_inv_m;
 	view_.r2_inv_m = r2_inv_m;

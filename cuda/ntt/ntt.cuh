@@ -117,7 +117,8 @@ class ntt_tables {
 public:
 	ntt_tables() = default;
 	// Reserves and fills the tables (about 20 MiB) on the current device,
-	// and reads $CUZK_NTT_IMPL, $CUZK_NTT_ROUND_BITS and $CUZK_NTT8_SHAPE.
+	// and reads $CUZK_NTT_IMPL, $CUZK_NTT_ROUND_BITS, $CUZK_NTT8_SHAPE and
+	// $CUZK_NTT8_GRID.
 	void build(vram_budget &budget, cudaStream_t s);
 	const ntt_tables_view &view() const { return view_; }
 };

@@ -43,7 +43,7 @@ void ntt8_run(const ntt_tables_view &t, fr_t *out, const fr_t *in, unsigned log_
 	ntt8_pass passes[3];
 	const ntt8_shape &sh = t.ntt8;
 	const unsigned P = ntt8_plan(passes, t, out, in, log_n, dir, order, pro, epi, quot, sh.tile_log);
-	const uint32_t cap = (uint32_t)ntt_sm_count() * sh.blocks;
+	const uint32_t cap = t.ntt8_grid ? t.ntt8_grid : (uint32_t)ntt_sm_count() * sh.blocks;
 	for (unsigned i = 0; i < P; i++) {
 		const ntt8_pass &a = passes[i];
 		const uint32_t tiles = ntt8_tiles(a);

@@ -53,6 +53,7 @@ struct ntt_tables_view {
 	unsigned round_bits;             // radix-2 kernel: stages per register round (1..3)
 	ntt_impl impl;
 	ntt8_shape ntt8;                 // radix-8 kernel: its block shape
+	unsigned ntt8_grid;              // radix-8 kernel: blocks per launch (0: one wave)
 };
 
 // A factor c · G^idx applied to each element; idx is the natural index of the

@@ -18,8 +18,9 @@
 #    `--backend cpu --seed N`, and the GPU proof must verify;
 # 4. a 2^14 proof with the SRS streamed instead of resident, same bytes, and a
 #    2^16 proof in a budget too small for it, which must fail with a VRAM error;
-# 5. compute-sanitizer memcheck and racecheck on a 2^16 GPU proof (each
-#    bounded by $SANITIZER_TIMEOUT seconds, default 300; SANITIZE=0 skips);
+# 5. compute-sanitizer memcheck and racecheck on a 2^16 GPU proof and on
+#    2^16 NTTs in three blocks (each bounded by $SANITIZER_TIMEOUT seconds,
+#    default 300; SANITIZE=0 skips);
 # 6. the backends' shared-view test and every daemon test (tests/daemon)
 #    against a cuzkd on the GPU backend (CUZKD_TEST_BACKEND=gpu), each bounded
 #    by $DAEMON_TEST_TIMEOUT seconds (default 300).
@@ -51,6 +52,11 @@ for shape in 10x3 10x4; do
 	step "GPU NTT and h == CPU (2^1..2^20), radix-8, shape $shape" "ntt-$shape.log" \
 		env CUZK_NTT_IMPL=radix8 CUZK_NTT8_SHAPE=$shape "$B/cuda/test_gpu_ntt"
 done
+# Three blocks a launch (CUZK_NTT8_GRID): every block runs many tiles, so
+# the prefetch of each next tile during the last round of the one before
+# (ntt/radix8.cuh) is exercised from the smallest sizes on.
+step "GPU NTT and h == CPU (2^1..2^20), radix-8, 3 blocks a launch" ntt-grid3.log \
+	env CUZK_NTT_IMPL=radix8 CUZK_NTT8_GRID=3 "$B/cuda/test_gpu_ntt"
 # The radix-2 kernel at each register-round width (a tuning knob) computes
 # the same.
 for rb in 1 2 3; do
@@ -135,6 +141,13 @@ elif [ -x "$CS" ] && [ -f "$W/k16/c.witness" ]; then
 		step "compute-sanitizer $tool, 2^16 proof" "sanitizer-$tool.log" \
 			timeout "${SANITIZER_TIMEOUT:-300}" "$CS" --tool "$tool" --error-exitcode 1 "$CUZK" prove --params "$W/k16/c.params" \
 			--witness "$W/k16/c.witness" --out "$W/k16/san.proof" --backend gpu --seed $SEED
+		# A 2^16 proof's NTTs run one tile a block: with three blocks each
+		# runs ~10, through the next-tile prefetch.
+		for spec in "" "--coset"; do
+			step "compute-sanitizer $tool, NTT 2^16 $spec, 3 blocks a launch" "sanitizer-$tool-ntt$spec.log" \
+				env CUZK_NTT8_GRID=3 timeout "${SANITIZER_TIMEOUT:-300}" "$CS" --tool "$tool" --error-exitcode 1 \
+				"$CUZK" bench ntt --backend gpu --log-size 16 $spec
+		done
 	done
 else
 	row "compute-sanitizer" SKIP "no compute-sanitizer or no 2^16 circuit"
