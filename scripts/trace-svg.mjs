@@ -42,10 +42,13 @@ const colourOf = (name) => {
 	return colour.get(key);
 };
 const esc = (s) => String(s).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+// The picture goes into docs/, where every file carries its licence.
+const title = process.env.TRACE_SVG_TITLE || inPath;
 const out = [
+	"<!-- SPDX-License-Identifier: Apache-2.0 OR MIT -->",
 	`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" font-family="sans-serif" font-size="11">`,
 	`<rect width="${W}" height="${H}" fill="white"/>`,
-	`<text x="${left}" y="18" font-size="12">${esc(inPath)}: ${((t1 - t0) / 1e3).toFixed(1)} ms</text>`,
+	`<text x="${left}" y="18" font-size="12">${esc(title)}: ${((t1 - t0) / 1e3).toFixed(1)} ms</text>`,
 ];
 tids.forEach((tid, row) => {
 	const y = top + row * rowH;
