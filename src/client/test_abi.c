@@ -4,6 +4,7 @@
  * exports the public API and hides the internal helpers (err_fail, msg_*,
  * ring_*, ...) linked into it. */
 #include <dlfcn.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "cuzk.h"
@@ -24,6 +25,12 @@ _Static_assert(sizeof(struct cuzk_partition) == 96, "partition");
 _Static_assert(sizeof(struct cuzk_limits) == 40, "limits");
 _Static_assert(sizeof(struct cuzk_connect_opts) == 56, "connect opts");
 _Static_assert(sizeof(struct cuzk_submit_opts) == 32, "submit opts");
+/* The fields of libcuzk 0.3: the bindings (bindings/rust's abi_offsets)
+ * assert the same offsets. */
+_Static_assert(offsetof(struct cuzk_connect_opts, flags) == 24 && offsetof(struct cuzk_connect_opts, reserved0) == 28 &&
+	       offsetof(struct cuzk_connect_opts, reserved) == 32, "connect opts flags");
+_Static_assert(offsetof(struct cuzk_submit_opts, flags) == 0 && offsetof(struct cuzk_submit_opts, trace_fd) == 4 &&
+	       offsetof(struct cuzk_submit_opts, reserved) == 8, "submit opts fields");
 
 int main(void)
 {

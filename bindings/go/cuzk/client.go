@@ -11,6 +11,10 @@
 //	done, err := c.Prove(ctx, buf, cuzk.Request{SRS: "porep-32g", Priority: cuzk.PriorityHigh})
 //	// done.Proofs[i]: 192 bytes per partition
 //
+// A request's timeline (Chrome trace-event JSON): connect with
+// ConnectOptions{Trace: true}, then ProveTraced (the timeline returned), or
+// SubmitTraced with a TraceFile or another memory file of yours.
+//
 // docs/CLIENTS.md has a complete example.
 package cuzk
 
@@ -24,6 +28,7 @@ import "C"
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 	"syscall"
@@ -87,6 +92,11 @@ type Completion struct {
 	Err       error
 	Proofs    [][ProofBytes]byte
 	PhaseNs   [C.CUZK_PHASE_SLOTS]uint64
+	// Message is the daemon's one-line message: on failure the error's
+	// (also in Err); on success "", except for a traced request whose
+	// timeline could not be written ("trace not written: ...": the proofs
+	// are still there).
+	Message string
 }
 
 // Phase is how long the request spent in phase p.
@@ -104,6 +114,11 @@ type Limits struct {
 type ConnectOptions struct {
 	MaxInflight uint32
 	RingSlots   uint32
+	// Trace: this connection will ask for timelines (SubmitTraced,
+	// ProveTraced; libcuzk's CUZK_CONNECT_TRACE).  A cuzkd older than
+	// traces refuses such a connection (StatusProtocol, "unknown flags"):
+	// set it only when a timeline is wanted.
+	Trace bool
 }
 
 // Client is a connection to cuzkd.  Its methods may be called from several
@@ -131,6 +146,9 @@ func Connect(socket string, opts *ConnectOptions) (*Client, error) {
 	if opts != nil {
 		o.max_inflight = C.uint32_t(opts.MaxInflight)
 		o.ring_slots = C.uint32_t(opts.RingSlots)
+		if opts.Trace {
+			o.flags = C.CUZK_CONNECT_TRACE
+		}
 	}
 	var c *C.cuzk_client
 	var e C.cuzk_error
@@ -154,6 +172,11 @@ func (c *Client) Limits() Limits {
 // and produces no completion; an accepted request produces exactly one.
 // Do not write the buffer until its completion arrived.
 func (c *Client) Submit(b *Buffer, r Request) (Submitted, error) {
+	return c.submit(b, r, nil)
+}
+
+// submit is cuzk_submit_ex; opts may be nil (then it is cuzk_submit).
+func (c *Client) submit(b *Buffer, r Request, opts *C.struct_cuzk_submit_opts) (Submitted, error) {
 	if strings.IndexByte(r.SRS, 0) >= 0 {
 		return Submitted{}, &Error{Status: StatusInvalidArgument, Message: "SRS name contains a NUL byte"}
 	}
@@ -168,19 +191,19 @@ func (c *Client) Submit(b *Buffer, r Request) (Submitted, error) {
 	}
 	var id, job C.uint64_t
 	var e C.cuzk_error
-	if rc := C.cuzk_submit(c.c, b.b, &req, &id, &job, &e); rc < 0 {
+	if rc := C.cuzk_submit_ex(c.c, b.b, &req, opts, &id, &job, &e); rc < 0 {
 		return Submitted{}, cError(rc, &e)
 	}
 	return Submitted{ID: uint64(id), JobID: uint64(job)}, nil
 }
 
 func completionOf(cc *C.struct_cuzk_completion) *Completion {
-	out := &Completion{RequestID: uint64(cc.request_id)}
+	out := &Completion{RequestID: uint64(cc.request_id), Message: C.GoString(&cc.message[0])}
 	for i := range out.PhaseNs {
 		out.PhaseNs[i] = uint64(cc.phase_ns[i])
 	}
 	if cc.status != 0 {
-		out.Err = &Error{Status: Status(cc.status), Message: C.GoString(&cc.message[0])}
+		out.Err = &Error{Status: Status(cc.status), Message: out.Message}
 		return out
 	}
 	out.Proofs = make([][ProofBytes]byte, int(cc.num_partitions))
@@ -263,6 +286,11 @@ func (c *Client) Wait(ctx context.Context) (*Completion, error) {
 // its completion.  The error is the submission's rejection or the
 // completion's failure (errors.Is(err, cuzk.ErrBusy), ...).
 func (c *Client) Prove(ctx context.Context, b *Buffer, r Request) (*Completion, error) {
+	return c.prove(ctx, b, r, nil)
+}
+
+// prove is Prove, traced into trace unless it is nil.
+func (c *Client) prove(ctx context.Context, b *Buffer, r Request, trace *os.File) (*Completion, error) {
 	ch := make(chan *Completion, 1)
 	c.mu.Lock()
 	if c.closed {
@@ -271,7 +299,13 @@ func (c *Client) Prove(ctx context.Context, b *Buffer, r Request) (*Completion, 
 	}
 	// Submitted and registered under mu: the dispatcher, which routes
 	// under mu, cannot see this completion before it is registered.
-	s, err := c.Submit(b, r)
+	var s Submitted
+	var err error
+	if trace != nil {
+		s, err = c.SubmitTraced(b, r, trace)
+	} else {
+		s, err = c.Submit(b, r)
+	}
 	if err != nil {
 		c.mu.Unlock()
 		return nil, err

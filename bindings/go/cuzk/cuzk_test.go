@@ -4,7 +4,8 @@
 // with parameters and witness from circom fixtures through the cuzk
 // command: a witness written in place into a buffer's sections, proved, and
 // verified by the project's verifier; two goroutines proving on one client;
-// contexts that cancel; proof kinds and the daemon's listing; typed errors.
+// contexts that cancel; proof kinds and the daemon's listing; typed errors;
+// traced requests' timelines.
 // make check (tests/bindings/go.sh) sets CUZK_BIN, CUZKD_BIN and
 // CUZK_FIXTURES; without them the tests skip, saying so.
 package cuzk
@@ -14,6 +15,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"math/big"
 	"net"
 	"os"
@@ -373,5 +375,153 @@ func TestScalars(t *testing.T) {
 	}
 	if _, err := parseParams("kind\tname\n-\tx\n"); !errors.Is(err, &Error{Status: StatusProtocol}) {
 		t.Fatalf("a malformed listing: %v", err)
+	}
+}
+
+// checkTimeline fails t unless text is a whole timeline (Chrome trace-event
+// JSON as cuzkd writes it) of a job (job 0: any) with parts partitions,
+// verified when proved.
+func checkTimeline(t *testing.T, text string, job uint64, parts int, proved bool) {
+	t.Helper()
+	if !strings.HasPrefix(text, "{") || !strings.HasSuffix(text, "\n]}\n") || !strings.Contains(text, `"traceEvents"`) {
+		t.Fatalf("not a whole timeline:\n%s", text)
+	}
+	name := "cuzkd job "
+	if job != 0 {
+		name = fmt.Sprintf("cuzkd job %d\"", job)
+	}
+	for _, want := range []string{name, `"check request"`, `"srs wait"`, fmt.Sprintf(`"partition": %d`, parts-1)} {
+		if !strings.Contains(text, want) {
+			t.Fatalf("%s missing from the timeline:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, `"verify"`) != proved {
+		t.Fatalf("verify spans: want %v:\n%s", proved, text)
+	}
+}
+
+func TestTrace(t *testing.T) {
+	e := newEnv(t)
+	socket, srs := e.startDaemon(t)
+	vk, witness := e.circuit(t, srs, "mulchain", "mulchain.params")
+	req := Request{SRS: "mulchain.params"}
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	d := readWitness(t, witness).dims
+	d.NumPartitions = 2
+	buf, err := AllocBuffer(nil, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer buf.Free()
+	writeInPlace(t, buf, readWitness(t, witness))
+
+	// A connection made without asking for traces refuses traced submits,
+	// before anything reaches the daemon.
+	plain, err := Connect(socket, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := TraceFile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := plain.SubmitTraced(buf, req, f); !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "CUZK_CONNECT_TRACE") {
+		t.Fatalf("a traced submit without the connection's flag: %v", err)
+	}
+	if _, _, err := plain.ProveTraced(ctx, buf, req); !errors.Is(err, ErrUnsupported) {
+		t.Fatalf("ProveTraced without the connection's flag: %v", err)
+	}
+	if st, _ := f.Stat(); st.Size() != 0 {
+		t.Fatalf("%d bytes in the trace file", st.Size())
+	}
+	if p, err := plain.Poll(); p != nil || err != nil {
+		t.Fatalf("a refused submit made a completion: %v %v", p, err)
+	}
+	plain.Close()
+
+	c, err := Connect(socket, &ConnectOptions{Trace: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	// SubmitTraced into the caller's file, then Wait: the timeline is whole
+	// when the completion arrives, at the file's offset (shared with the
+	// daemon's copy of the descriptor).
+	s, err := c.SubmitTraced(buf, req, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done, err := c.Wait(ctx)
+	if err != nil || done.RequestID != s.ID || done.Err != nil || done.Message != "" {
+		t.Fatalf("wait: %v %+v", err, done)
+	}
+	e.verify(t, vk, witness, done.Proofs)
+	if at, err := f.Seek(0, io.SeekCurrent); err != nil || at == 0 {
+		t.Fatalf("the trace file's offset: %d %v", at, err)
+	}
+	f.Seek(0, io.SeekStart)
+	text, err := io.ReadAll(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkTimeline(t, string(text), s.JobID, 2, true)
+
+	// ProveTraced: the proofs and the timeline.
+	done, timeline, err := c.ProveTraced(ctx, buf, req)
+	if err != nil || len(done.Proofs) != 2 {
+		t.Fatalf("ProveTraced: %v %+v", err, done)
+	}
+	e.verify(t, vk, witness, done.Proofs)
+	checkTimeline(t, string(timeline), 0, 2, true)
+
+	// A request that fails has its timeline too, up to where it failed: a
+	// witness of another circuit fails the shape check before any MSM.
+	_, bitsWitness := e.circuit(t, srs, "bits", "bits.params")
+	wrong, err := LoadBufferFile(c, bitsWitness)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer wrong.Free()
+	done, timeline, err = c.ProveTraced(ctx, wrong, req)
+	if !errors.Is(err, ErrMismatch) || done == nil || !errors.Is(done.Err, ErrMismatch) {
+		t.Fatalf("a witness of another shape: %v %+v", err, done)
+	}
+	checkTimeline(t, string(timeline), 0, 1, false)
+
+	// A descriptor the daemon does not write into (a pipe; a file on disk
+	// likewise) is a rejection that names the trace fd; nil is refused.
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	defer pw.Close()
+	if _, err := c.SubmitTraced(buf, req, pw); !errors.Is(err, ErrBadFd) || !strings.Contains(err.Error(), "trace") {
+		t.Fatalf("a pipe for the trace: %v", err)
+	}
+	if _, err := c.SubmitTraced(buf, req, nil); !errors.Is(err, ErrInvalidArgument) {
+		t.Fatalf("no trace file: %v", err)
+	}
+	// Still serving, traced or not.
+	if done, err := c.Prove(ctx, buf, req); err != nil {
+		t.Fatal(err)
+	} else {
+		e.verify(t, vk, witness, done.Proofs)
+	}
+}
+
+func TestABI(t *testing.T) {
+	// include/cuzk.h's (src/client/test_abi.c asserts the same, as does the
+	// Rust crate's abi_matches_the_header).
+	if got := abiSizes(); got != [2]uintptr{56, 32} {
+		t.Errorf("sizes of cuzk_connect_opts, cuzk_submit_opts: %v", got)
+	}
+	if got := abiOffsets(); got != [6]uintptr{24, 28, 32, 0, 4, 8} {
+		t.Errorf("offsets of the 0.3 fields: %v", got)
+	}
+	if err := error(&Error{Status: 14}); !errors.Is(err, ErrUnsupported) || Status(14).String() != "unsupported" {
+		t.Errorf("status 14: %v", err)
 	}
 }

@@ -69,11 +69,14 @@ var (
 	ErrInvalidArgument = &Error{Status: StatusInvalidArgument}
 	ErrIO              = &Error{Status: StatusIO}
 	ErrMismatch        = &Error{Status: StatusMismatch}
+	ErrUnsupported     = &Error{Status: StatusUnsupported}
 	ErrCancelled       = &Error{Status: StatusCancelled}
 	ErrBusy            = &Error{Status: StatusBusy}
 	ErrNotFound        = &Error{Status: StatusNotFound}
 	ErrPermission      = &Error{Status: StatusPermission}
 	ErrVRAMBudget      = &Error{Status: StatusVRAMBudget}
+	ErrProtocol        = &Error{Status: StatusProtocol}
+	ErrBadFd           = &Error{Status: StatusBadFd}
 	ErrShuttingDown    = &Error{Status: StatusShuttingDown}
 )
 

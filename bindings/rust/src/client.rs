@@ -3,9 +3,11 @@
 
 use std::collections::HashMap;
 use std::ffi::{CStr, CString};
+use std::fs::File;
 use std::os::raw::{c_char, c_int};
 use std::os::unix::ffi::OsStrExt;
-use std::os::unix::io::RawFd;
+use std::os::unix::fs::FileExt;
+use std::os::unix::io::{AsFd, AsRawFd, FromRawFd, RawFd};
 use std::path::Path;
 use std::ptr::{self, NonNull};
 use std::sync::{Condvar, Mutex};
@@ -87,6 +89,11 @@ pub struct Completion {
     pub result: Result<Vec<Proof>>,
     /// Nanoseconds per [`Phase`]; 0 for a phase that did not run separately.
     pub phase_ns: [u64; ffi::CUZK_PHASE_SLOTS],
+    /// The daemon's one-line message: on failure the error's (also in
+    /// `result`); on success "", except for a traced request whose timeline
+    /// could not be written ("trace not written: ...": the proofs are
+    /// still there).
+    pub message: String,
 }
 
 impl Completion {
@@ -100,7 +107,7 @@ impl Completion {
         } else {
             Err(Error::new(ErrorKind::from_code(c.status), c_text(&c.message)))
         };
-        Completion { request_id: c.request_id, result, phase_ns: c.phase_ns }
+        Completion { request_id: c.request_id, result, phase_ns: c.phase_ns, message: c_text(&c.message) }
     }
 }
 
@@ -118,6 +125,54 @@ pub struct Limits {
 pub struct ConnectOptions {
     pub max_inflight: u32,
     pub ring_slots: u32,
+    /// This connection will ask for timelines ([`Client::submit_traced`],
+    /// [`Client::prove_traced`]; libcuzk's `CUZK_CONNECT_TRACE`).  A cuzkd
+    /// older than traces refuses such a connection ([`ErrorKind::Protocol`],
+    /// "unknown flags"): set it only when a timeline is wanted.
+    pub trace: bool,
+}
+
+/// A traced request's end, from [`Client::prove_traced`].
+#[derive(Clone, Debug)]
+pub struct Traced {
+    /// The daemon's job id, which the timeline names ("cuzkd job N").
+    pub job_id: u64,
+    /// The completion: the proofs or the daemon's error.
+    pub completion: Completion,
+    /// The request's timeline: Chrome trace-event JSON (Perfetto and
+    /// chrome://tracing open it; docs/OPERATIONS.md, "Timelines of one
+    /// request").  A failed request has one too, up to where it failed.
+    /// None when the daemon did not write it (whole): when the proofs were
+    /// made, `completion.message` then says why ("trace not written: ...").
+    pub timeline: Option<Vec<u8>>,
+}
+
+/// A new memory file (a memfd, close-on-exec) for
+/// [`Client::submit_traced`]: the daemon writes timelines only into memory
+/// files (a memfd, a file on tmpfs such as /dev/shm), never into a file on
+/// disk.  It writes at the file's offset, which this process shares: after
+/// the completion arrived, read from where the offset was (0 for a new
+/// file: `seek(SeekFrom::Start(0))` and `read_to_end`).
+pub fn trace_file() -> Result<File> {
+    // SAFETY: a NUL-terminated name; the fd is ours on success.
+    let fd = unsafe { ffi::memfd_create(b"cuzk-trace\0".as_ptr() as *const c_char, ffi::MFD_CLOEXEC) };
+    if fd < 0 {
+        return Err(Error::new(ErrorKind::Io, format!("memfd_create: {}", std::io::Error::last_os_error())));
+    }
+    // SAFETY: a new fd nothing else owns.
+    Ok(unsafe { File::from_raw_fd(fd) })
+}
+
+/// The whole of a trace memfd this crate made, or None when it is empty.
+fn read_timeline(f: &File) -> Result<Option<Vec<u8>>> {
+    let io = |what: &str, e: std::io::Error| Error::new(ErrorKind::Io, format!("trace memfd: {}: {}", what, e));
+    let len = f.metadata().map_err(|e| io("fstat", e))?.len();
+    if len == 0 {
+        return Ok(None);
+    }
+    let mut v = vec![0u8; len as usize];
+    f.read_exact_at(&mut v, 0).map_err(|e| io("read", e))?;
+    Ok(Some(v))
 }
 
 /// Status text formats.
@@ -195,7 +250,9 @@ impl Client {
             ring_slots: opts.ring_slots,
             log: None,
             log_opaque: ptr::null_mut(),
-            reserved: [0; 4],
+            flags: if opts.trace { ffi::CUZK_CONNECT_TRACE } else { 0 },
+            reserved0: 0,
+            reserved: [0; 3],
         };
         let mut raw = ptr::null_mut();
         let mut err = c_error();
@@ -242,6 +299,28 @@ impl Client {
     /// here and produces no completion.  An accepted request produces
     /// exactly one completion.
     pub fn submit(&self, buf: &Buffer, req: &Request) -> Result<Submitted> {
+        self.submit_ex(buf, req, None)
+    }
+
+    /// [`Client::submit`], asking the daemon to write the request's
+    /// timeline into `trace` (a [`trace_file`], or another memory file open
+    /// for writing; borrowed: the caller keeps it and reads it) before it
+    /// posts the completion, whatever the request's outcome.  Needs a
+    /// connection made with [`ConnectOptions::trace`], else
+    /// [`ErrorKind::Unsupported`]; a file the daemon refuses (on disk, a
+    /// pipe or socket, read-only: `BadFd`; sealed: `Seals`) is a rejection
+    /// whose message names the trace fd.
+    /// [`Client::prove_traced`] does it all and returns the timeline.
+    pub fn submit_traced(&self, buf: &Buffer, req: &Request, trace: &impl AsFd) -> Result<Submitted> {
+        let o = ffi::cuzk_submit_opts {
+            flags: ffi::CUZK_SUBMIT_TRACE,
+            trace_fd: trace.as_fd().as_raw_fd(),
+            reserved: [0; 3],
+        };
+        self.submit_ex(buf, req, Some(&o))
+    }
+
+    fn submit_ex(&self, buf: &Buffer, req: &Request, opts: Option<&ffi::cuzk_submit_opts>) -> Result<Submitted> {
         let srs = c_string("SRS name", &req.srs)?;
         let r = ffi::cuzk_request {
             srs: srs.as_ptr(),
@@ -252,8 +331,9 @@ impl Client {
         };
         let (mut id, mut job) = (0u64, 0u64);
         let mut err = c_error();
-        // SAFETY: valid pointers for the duration of the call.
-        check(unsafe { ffi::cuzk_submit(self.raw(), buf.raw(), &r, &mut id, &mut job, &mut err) }, &err)?;
+        let o = opts.map_or(ptr::null(), |o| o as *const _);
+        // SAFETY: valid pointers for the duration of the call (opts may be NULL).
+        check(unsafe { ffi::cuzk_submit_ex(self.raw(), buf.raw(), &r, o, &mut id, &mut job, &mut err) }, &err)?;
         Ok(Submitted { id, job_id: job })
     }
 
@@ -299,6 +379,26 @@ impl Client {
     pub fn prove(&self, buf: &Buffer, req: &Request) -> Result<Vec<Proof>> {
         let s = self.submit(buf, req)?;
         self.wait_for(s.id)?.result
+    }
+
+    /// [`Client::prove`] with the request's timeline: a new [`trace_file`]
+    /// for it, the completion (proofs or the daemon's error, in
+    /// `completion.result`), and what the daemon wrote.  An error only when
+    /// the request was rejected (as [`Client::submit_traced`]) or the
+    /// connection failed.  Needs a connection made with
+    /// [`ConnectOptions::trace`].
+    pub fn prove_traced(&self, buf: &Buffer, req: &Request) -> Result<Traced> {
+        let f = trace_file()?;
+        let s = self.submit_traced(buf, req, &f)?;
+        let completion = self.wait_for(s.id)?;
+        // A proved request with a message: its timeline was not written
+        // (or not whole).
+        let timeline = if completion.result.is_ok() && !completion.message.is_empty() {
+            None
+        } else {
+            read_timeline(&f)?
+        };
+        Ok(Traced { job_id: s.job_id, completion, timeline })
     }
 
     /// The completion of request `id`, whichever thread receives it.

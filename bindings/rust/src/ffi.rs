@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 //! The C declarations of include/cuzk.h (libcuzk.so.1), by hand: the crate
-//! has no build dependencies.  tests/abi.rs checks the struct sizes against
-//! the header's own _Static_asserts.
+//! has no build dependencies.  tests/synth.rs (abi_matches_the_header)
+//! checks the struct sizes and the offsets of the newer fields against the
+//! header's (src/client/test_abi.c asserts the same sizes).
 #![allow(non_camel_case_types)]
 
 use std::os::raw::{c_char, c_int, c_void};
@@ -13,11 +14,15 @@ pub const CUZK_MESSAGE_MAX: usize = 256;
 pub const CUZK_PHASE_SLOTS: usize = 12;
 
 pub const CUZK_REQ_FIXED_RS: u32 = 0x4;
+pub const CUZK_CONNECT_TRACE: u32 = 0x1;
+pub const CUZK_SUBMIT_TRACE: u32 = 0x1;
 pub const CUZK_WITNESS_FLAG_MONTGOMERY: u32 = 0x1;
 
 pub const CUZK_STATUS_TEXT: c_int = 0;
 pub const CUZK_STATUS_JSON: c_int = 1;
 pub const CUZK_STATUS_PARAMS: c_int = 2;
+
+pub const MFD_CLOEXEC: std::os::raw::c_uint = 0x1;
 
 #[repr(C)]
 pub struct cuzk_error {
@@ -43,7 +48,10 @@ pub struct cuzk_connect_opts {
     pub ring_slots: u32,
     pub log: cuzk_log_fn,
     pub log_opaque: *mut c_void,
-    pub reserved: [u64; 4],
+    /// CUZK_CONNECT_* (libcuzk 0.3; the first reserved word before).
+    pub flags: u32,
+    pub reserved0: u32,
+    pub reserved: [u64; 3],
 }
 
 #[repr(C)]
@@ -89,6 +97,13 @@ pub struct cuzk_request {
 }
 
 #[repr(C)]
+pub struct cuzk_submit_opts {
+    pub flags: u32,
+    pub trace_fd: i32,
+    pub reserved: [u64; 3],
+}
+
+#[repr(C)]
 pub struct cuzk_client {
     _private: [u8; 0],
 }
@@ -131,10 +146,12 @@ extern "C" {
     pub fn cuzk_buffer_fd(b: *const cuzk_buffer) -> c_int;
     pub fn cuzk_buffer_pages(b: *const cuzk_buffer) -> c_int;
 
-    pub fn cuzk_submit(
+    // CUZK_0.3; with NULL opts it is cuzk_submit (CUZK_0.1), which Client::submit was.
+    pub fn cuzk_submit_ex(
         c: *mut cuzk_client,
         b: *mut cuzk_buffer,
         req: *const cuzk_request,
+        opts: *const cuzk_submit_opts,
         ret_id: *mut u64,
         ret_job_id: *mut u64,
         err: *mut cuzk_error,
@@ -165,6 +182,7 @@ extern "C" {
         err: *mut cuzk_error,
     ) -> c_int;
 
-    // libc's, for the status texts libcuzk allocates.
+    // libc's, for the status texts libcuzk allocates, and the trace memfd.
     pub fn free(p: *mut c_void);
+    pub fn memfd_create(name: *const c_char, flags: std::os::raw::c_uint) -> c_int;
 }

@@ -100,6 +100,35 @@
 //! // then, all partitions written: client.prove(&buf, &Request::new(cuzk::Kind::Porep32G.name())).
 //! ```
 //!
+//! # Timelines
+//!
+//! The daemon writes a request's timeline (Chrome trace-event JSON: every
+//! partition's queue wait, parameter wait, uploads, NTT, MSMs, assembly and
+//! verification; docs/OPERATIONS.md, "Timelines of one request") into a
+//! memory file the client passes, when the connection asked for traces:
+//!
+//! ```no_run
+//! # fn main() -> cuzk::Result<()> {
+//! # let dims = cuzk::Dims::for_circuit(1, 2, 1, 1);
+//! use cuzk::{Client, ConnectOptions, Request};
+//!
+//! let opts = ConnectOptions { trace: true, ..ConnectOptions::default() };
+//! let client = Client::connect_with("/run/cuzk/cuzkd.sock", &opts)?;
+//! let buf = client.alloc(&dims)?;
+//! // ... write the witness ...
+//! let t = client.prove_traced(&buf, &Request::new("porep-32g"))?;
+//! if let Some(json) = &t.timeline {
+//!     std::fs::write(format!("job-{}.json", t.job_id), json).expect("writing the timeline");
+//! }
+//! let proofs = t.completion.result?;
+//! # let _ = proofs;
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! [`Client::submit_traced`] takes the file instead (a [`trace_file`], or
+//! any memory file open for writing) and leaves reading it to the caller.
+//!
 //! # Threads
 //!
 //! A [`Client`] is shared by reference between threads; [`Client::prove`]
@@ -116,7 +145,10 @@ mod params;
 mod writer;
 
 pub use buffer::{Buffer, Dims, PageKind, Partition};
-pub use client::{Client, Completion, ConnectOptions, Limits, Phase, Priority, Proof, Request, StatusFormat, Submitted};
+pub use client::{
+    trace_file, Client, Completion, ConnectOptions, Limits, Phase, Priority, Proof, Request, StatusFormat, Submitted,
+    Traced,
+};
 pub use error::{Error, ErrorKind, Result};
 pub use fr::Fr;
 pub use params::{Kind, ParamFile, ParamState};
@@ -124,7 +156,7 @@ pub use writer::{ConstraintWriter, Variable};
 
 /// Struct sizes of include/cuzk.h, for the ABI test.
 #[doc(hidden)]
-pub fn abi_sizes() -> [usize; 6] {
+pub fn abi_sizes() -> [usize; 7] {
     use std::mem::size_of;
     [
         size_of::<ffi::cuzk_completion>(),
@@ -133,5 +165,30 @@ pub fn abi_sizes() -> [usize; 6] {
         size_of::<ffi::cuzk_partition>(),
         size_of::<ffi::cuzk_limits>(),
         size_of::<ffi::cuzk_connect_opts>(),
+        size_of::<ffi::cuzk_submit_opts>(),
     ]
+}
+
+/// Offsets of the fields libcuzk 0.3 added or that go with them, for the ABI
+/// test: cuzk_connect_opts' flags, reserved0, reserved, and
+/// cuzk_submit_opts' flags, trace_fd, reserved.
+#[doc(hidden)]
+pub fn abi_offsets() -> [usize; 6] {
+    use std::mem::MaybeUninit;
+    use std::ptr::addr_of;
+    let c = MaybeUninit::<ffi::cuzk_connect_opts>::uninit();
+    let s = MaybeUninit::<ffi::cuzk_submit_opts>::uninit();
+    let (cp, sp) = (c.as_ptr(), s.as_ptr());
+    let at = |base: *const u8, f: *const u8| f as usize - base as usize;
+    // SAFETY: addr_of! takes field addresses without reading the memory.
+    unsafe {
+        [
+            at(cp as *const u8, addr_of!((*cp).flags) as *const u8),
+            at(cp as *const u8, addr_of!((*cp).reserved0) as *const u8),
+            at(cp as *const u8, addr_of!((*cp).reserved) as *const u8),
+            at(sp as *const u8, addr_of!((*sp).flags) as *const u8),
+            at(sp as *const u8, addr_of!((*sp).trace_fd) as *const u8),
+            at(sp as *const u8, addr_of!((*sp).reserved) as *const u8),
+        ]
+    }
 }

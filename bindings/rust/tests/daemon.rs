@@ -3,20 +3,20 @@
 //! synthesized by the constraint writer straight into the buffer, proved,
 //! and checked by the project's verifier (`cuzk verify`); several
 //! partitions written on several threads; two threads proving on one
-//! client; a kind served by its Filecoin file name; and the daemon's errors
-//! as typed errors.
+//! client; a kind served by its Filecoin file name; the daemon's errors
+//! as typed errors; and traced requests' timelines.
 
 #[macro_use]
 mod common;
 
 use std::fs;
-use std::io::Write;
+use std::io::{Read, Seek, SeekFrom, Write};
 use std::os::unix::io::AsRawFd;
 use std::os::unix::net::UnixStream;
 use std::time::Duration;
 
 use common::{cuzk, read_r1cs, read_wtns, Circuit, Daemon, Env, Scratch};
-use cuzk::{Buffer, Client, ConstraintWriter, ErrorKind, Fr, Kind, ParamState, Phase, Priority, Request};
+use cuzk::{Buffer, Client, ConnectOptions, ConstraintWriter, ErrorKind, Fr, Kind, ParamState, Phase, Priority, Request};
 
 struct Setup {
     circuit: Circuit,
@@ -169,4 +169,87 @@ fn daemon_errors_are_typed() {
 
     // Still serving after all that.
     verify(&env, &dir, &s, &client.prove(&buf, &Request::new("mulchain.params")).unwrap());
+}
+
+/// A whole timeline of `job` with `parts` partitions (Chrome trace-event
+/// JSON as cuzkd writes it), or the reason it is not.
+fn check_timeline(text: &str, job: u64, parts: u32, proved: bool) {
+    assert!(text.starts_with('{') && text.ends_with("\n]}\n"), "not a whole timeline:\n{}", text);
+    assert!(text.contains("\"traceEvents\"") && text.contains(&format!("cuzkd job {}", job)), "{}", text);
+    assert!(text.contains("\"check request\"") && text.contains("\"srs wait\""), "{}", text);
+    assert!(text.contains(&format!("\"partition\": {}", parts - 1)), "partition {} missing:\n{}", parts - 1, text);
+    // Proved partitions are verified; a failed request's stops before.
+    assert_eq!(text.contains("\"verify\""), proved, "{}", text);
+}
+
+#[test]
+fn timelines_of_traced_requests() {
+    let env = env_or_return!("timelines_of_traced_requests");
+    let dir = Scratch::new("trace");
+    let d = Daemon::start(&env, &dir);
+    let s = setup(&env, &dir, &d, "mulchain", "mulchain.params");
+    let req = Request::new("mulchain.params");
+
+    // A connection made without asking for traces refuses traced submits,
+    // before anything reaches the daemon.
+    let plain = Client::connect(&d.socket).unwrap();
+    let buf = written(&plain, &s, 2);
+    let f = cuzk::trace_file().unwrap();
+    let e = plain.submit_traced(&buf, &req, &f).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Unsupported, "{}", e);
+    assert!(e.message().contains("CUZK_CONNECT_TRACE"), "{}", e);
+    assert_eq!(plain.prove_traced(&buf, &req).unwrap_err().kind(), ErrorKind::Unsupported);
+    assert_eq!(f.metadata().unwrap().len(), 0);
+    assert!(plain.poll().unwrap().is_none(), "a refused submit made a completion");
+    drop(plain);
+
+    let client = Client::connect_with(&d.socket, &ConnectOptions { trace: true, ..Default::default() }).unwrap();
+    // prove_traced: the proofs, and the timeline the daemon wrote first.
+    let t = client.prove_traced(&buf, &req).unwrap();
+    let proofs = t.completion.result.clone().unwrap();
+    assert_eq!((proofs.len(), t.completion.message.as_str()), (2, ""));
+    verify(&env, &dir, &s, &proofs);
+    let text = String::from_utf8(t.timeline.expect("a timeline")).unwrap();
+    check_timeline(&text, t.job_id, 2, true);
+
+    // submit_traced into the caller's file: written at its offset, which
+    // the daemon's copy of the descriptor shares; a second request's
+    // timeline follows the first.
+    let mut f = cuzk::trace_file().unwrap();
+    let a = client.submit_traced(&buf, &req, &f).unwrap();
+    let ca = client.wait_for(a.id).unwrap();
+    assert!(ca.result.is_ok(), "{:?}", ca.result);
+    let first = f.metadata().unwrap().len();
+    assert!(first > 0 && f.stream_position().unwrap() == first);
+    let b = client.submit_traced(&buf, &req, &f).unwrap();
+    assert!(client.wait_for(b.id).unwrap().result.is_ok());
+    let mut both = String::new();
+    f.seek(SeekFrom::Start(0)).unwrap();
+    f.read_to_string(&mut both).unwrap();
+    check_timeline(&both[..first as usize], a.job_id, 2, true);
+    check_timeline(&both[first as usize..], b.job_id, 2, true);
+
+    // A plain submit on the traced connection: proofs, and nothing more in
+    // the file of the traced ones.
+    verify(&env, &dir, &s, &client.prove(&buf, &req).unwrap());
+    assert_eq!(f.metadata().unwrap().len(), both.len() as u64);
+
+    // A request that fails has its timeline too, up to where it failed: a
+    // witness of another circuit fails the shape check before any MSM.
+    let other = setup(&env, &dir, &d, "bits", "bits.params");
+    let wrong = written(&client, &other, 1);
+    let t = client.prove_traced(&wrong, &req).unwrap();
+    assert_eq!(t.completion.result.as_ref().unwrap_err().kind(), ErrorKind::Mismatch);
+    let text = String::from_utf8(t.timeline.expect("a failed request's timeline")).unwrap();
+    assert!(text.contains("\"check request\"") && !text.contains("\"verify\""), "{}", text);
+
+    // A descriptor the daemon does not write into (a socket; a file on disk
+    // likewise) is a rejection that names the trace fd.
+    let (sock, _peer) = UnixStream::pair().unwrap();
+    let e = client.submit_traced(&buf, &req, &sock).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::BadFd, "{}", e);
+    assert!(e.message().contains("trace"), "{}", e);
+
+    // Still serving after all that.
+    verify(&env, &dir, &s, &client.prove(&buf, &req).unwrap());
 }

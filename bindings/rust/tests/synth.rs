@@ -143,8 +143,11 @@ fn partitions_are_disjoint_and_sendable() {
 
 #[test]
 fn abi_matches_the_header() {
-    // include/cuzk.h's sizes (src/client/test_abi.c asserts the same).
-    assert_eq!(cuzk::abi_sizes(), [8 + 4 + 4 + 12 * 8 + 256 + 64 * 192, 48, 40, 96, 40, 56]);
+    // include/cuzk.h's sizes and offsets (src/client/test_abi.c asserts the same).
+    assert_eq!(cuzk::abi_sizes(), [8 + 4 + 4 + 12 * 8 + 256 + 64 * 192, 48, 40, 96, 40, 56, 32]);
+    // cuzk_connect_opts' flags, reserved0, reserved; cuzk_submit_opts' flags, trace_fd, reserved.
+    assert_eq!(cuzk::abi_offsets(), [24, 28, 32, 0, 4, 8]);
+    assert_eq!(ErrorKind::from_code(-14), ErrorKind::Unsupported);
     assert_eq!(ErrorKind::from_code(-17), ErrorKind::Busy);
     assert_eq!(ErrorKind::Busy.code(), 17);
     assert_eq!(ErrorKind::Seals.name(), "seals");
