@@ -28,10 +28,11 @@ static void check_all(const uint8_t *buf, size_t len)
 
 	if (msg_parse_header(&h, buf, len, &err) == 0 && (h.length != len || h.type == 0 || h.type >= CUZK_MSG__END))
 		abort();
-	if (msg_parse_hello(&hello, buf, len, &err) == 0 && (hello.flags || len != sizeof(hello)))
+	if (msg_parse_hello(&hello, buf, len, &err) == 0 && ((hello.flags & ~CUZK_HELLO_KNOWN) || len != sizeof(hello)))
 		abort();
 	if (msg_parse_hello_reply(&hr, buf, len, &err) == 0 &&
-	    (hr.max_inflight > hr.ring_slots || hr.ring_bytes != ring_memfd_bytes(hr.ring_slots, hr.slot_size)))
+	    ((hr.flags & ~CUZK_HELLO_KNOWN) || hr.max_inflight > hr.ring_slots ||
+	     hr.ring_bytes != ring_memfd_bytes(hr.ring_slots, hr.slot_size)))
 		abort();
 	if (msg_parse_prove(&prove, buf, len, &err) == 0) {
 		size_t n = strnlen(prove.srs, sizeof(prove.srs));
