@@ -264,29 +264,26 @@ step_daemon() {
 	# at once: one for each of the two workers): what a fresh daemon costs
 	# once, kept out of the figure of the requests after them, as bench
 	# prove keeps its SRS upload out.
-	warmup() {
-		"$CUZK" submit --socket "$sock" --srs "$(basename "$dparams")" --witness "$wit" --out "$ddir/warmup.proof" \
-			--seed 1 --repeat 2 --inflight 2 >"$OUT/daemon-$k-warmup.txt" 2>&1
-		rc_warm=$?
-		cat "$OUT/daemon-$k-warmup.txt"
-		return $rc_warm
+	# submit_to TEXT PROOFS N K: N requests of the witness, K in flight,
+	# their lines into TEXT and to the step's log.
+	submit_to() {
+		"$CUZK" submit --socket "$sock" --srs "$(basename "$dparams")" --witness "$wit" --out "$2" \
+			--seed 1 --repeat "$3" --inflight "$4" >"$1" 2>&1
+		rc_submit=$?
+		cat "$1"
+		return $rc_submit
 	}
 	# The witness file is written while the daemon loads the parameters.
 	step "daemon: porep 2^$k witness, 1 partition (gen-circuit)" daemon.log \
 		"$CUZK" gen-circuit --shape porep --log-constraints "$k" --seed 1 --witness "$wit" &&
 		ls -l "$wit" >>"$OUT/daemon.log" 2>&1 &&
-		step "daemon: warm-up, 2 requests (load, SRS upload, arenas)" daemon.log warmup &&
+		step "daemon: warm-up, 2 requests (load, SRS upload, arenas)" daemon.log \
+			submit_to "$OUT/daemon-$k-warmup.txt" "$ddir/warmup.proof" 2 2 &&
 		"$CUZK" params list --socket "$sock" >>"$OUT/daemon.log" 2>&1
 	warm=$?
 	if [ $warm -eq 0 ]; then
-		repeat() {
-			"$CUZK" submit --socket "$sock" --srs "$(basename "$dparams")" --witness "$wit" \
-				--out "$ddir/sector.proof" --seed 1 --repeat "$nreq" --inflight "$inflight" >"$txt" 2>&1
-			rc_submit=$?
-			cat "$txt"
-			return $rc_submit
-		}
-		step "daemon: $nreq requests from one memfd, $inflight in flight" daemon.log repeat &&
+		step "daemon: $nreq requests from one memfd, $inflight in flight" daemon.log \
+			submit_to "$txt" "$ddir/sector.proof" "$nreq" "$inflight" &&
 			row "  cuzk submit --repeat $nreq --inflight $inflight" "" "$(sed -n 's/.* in flight: //p' "$txt")"
 		verify_all() {
 			size=$(wc -c <"$ddir/sector.proof")

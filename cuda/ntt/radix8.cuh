@@ -482,6 +482,24 @@ CUZK_UNROLL
 		ntt8_group<DIT, INV, R>(x + (q << R), roots, a.k, b0, ntt8_slot_of(a, R, b0, tid, q << R).base_low);
 }
 
+// Once every thread of the block is done with shared memory for this tile
+// (the barrier), the next tile's first-round elements into this thread's
+// slots.  Device only: the host emulation prefetches each tile itself.
+template <bool DIT>
+CUZK_HD void ntt8_prefetch_next(const ntt8_pass &a, uint32_t next, unsigned tid, uint32_t *sm)
+{
+#ifdef __CUDA_ARCH__
+	__syncthreads();
+	if (next != NTT8_NO_TILE)
+		ntt8_prefetch<DIT>(a, next, tid, sm);
+#else
+	(void)a;
+	(void)next;
+	(void)tid;
+	(void)sm;
+#endif
+}
+
 // Round rd of one tile for thread tid: everything one thread does between two
 // barriers of its block.  Rounds run DIF top-down (the partial round, if any,
 // first) and DIT bottom-up.
@@ -503,13 +521,8 @@ CUZK_HD void ntt8_phase(const ntt8_pass &a, uint32_t tile, unsigned rd, unsigned
 	const bool staged_epilogue = a.epi.p_lo || a.epi.cst;
 	fr_t x[8];
 	ntt8_get(a, tile, rd == 0, R, b0, tid, sm, x);
-#ifdef __CUDA_ARCH__
-	if (last && !staged_epilogue) {
-		__syncthreads();
-		if (next != NTT8_NO_TILE)
-			ntt8_prefetch<DIT>(a, next, tid, sm);
-	}
-#endif
+	if (last && !staged_epilogue)
+		ntt8_prefetch_next<DIT>(a, next, tid, sm);
 	if (R == 3)
 		ntt8_groups<DIT, INV, 3>(a, b0, tid, roots, x);
 	else if (R == 2)
@@ -517,17 +530,8 @@ CUZK_HD void ntt8_phase(const ntt8_pass &a, uint32_t tile, unsigned rd, unsigned
 	else
 		ntt8_groups<DIT, INV, 1>(a, b0, tid, roots, x);
 	ntt8_put(a, tile, last, R, b0, tid, sm, x);
-#ifdef __CUDA_ARCH__
-	if (last && staged_epilogue) {
-		__syncthreads();
-		if (next != NTT8_NO_TILE)
-			ntt8_prefetch<DIT>(a, next, tid, sm);
-	}
-#else
-	(void)next;
-	(void)last;
-	(void)staged_epilogue;
-#endif
+	if (last && staged_epilogue)
+		ntt8_prefetch_next<DIT>(a, next, tid, sm);
 }
 
 } // namespace cuzk
