@@ -37,7 +37,13 @@ static int reap(struct cuzkd *d)
 		d->backlog = b;
 		d->backlog_cap = cap;
 	}
+	/* Only the `ready` the backlog has room for: io_uring_for_each_cqe
+	 * reads the kernel's tail on every step, and completions that the
+	 * kernel posts meanwhile would run past the backlog (they stay in the
+	 * ring for the next reap). */
 	io_uring_for_each_cqe(&d->ring, head, cqe) {
+		if (n == ready)
+			break;
 		d->backlog[d->backlog_n + n] =
 			(struct cuzkd_cqe){ io_uring_cqe_get_data(cqe), cqe->res, cqe->flags };
 		n++;
