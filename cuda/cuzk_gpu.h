@@ -31,8 +31,13 @@ int cuzk_gpu_device_count(void);
 /* Opens a device with a VRAM budget in bytes (0: $CUZK_GPU_VRAM_BUDGET_MB
  * MiB if set, else the free memory less 1 GiB).  Builds the NTT tables.
  * For tests, $CUZK_GPU_STREAM_BATCH=N makes every SRS streamed (never
- * resident) in batches of N points.  Returns 0, -CUZK_E_INVAL (no such
- * device), -CUZK_E_VRAM or -CUZK_E_GPU. */
+ * resident) in batches of N points.  $CUZK_GPU_MSM_STREAMS: how many of a
+ * proof's five MSMs run at once, each on its own stream with its own
+ * scratch (resident SRS only; a streamed one keeps them in a row): 1..5
+ * exactly, or auto (as many as the VRAM budget leaves room for); unset, 1
+ * (one after another, as before it existed).  Returns 0, -CUZK_E_INVAL (no
+ * such device, or a bad $CUZK_GPU_MSM_STREAMS, checked first), -CUZK_E_VRAM
+ * or -CUZK_E_GPU. */
 int cuzk_gpu_open(cuzk_gpu_dev **ret, int device, size_t vram_budget, cuzk_error *err);
 void cuzk_gpu_close(cuzk_gpu_dev *dev);
 
@@ -96,7 +101,21 @@ typedef struct cuzk_gpu_sums {
  * CLOCK_MONOTONIC (milliseconds): the proof's first event is recorded on
  * an idle stream right after the host reads the clock, and every other
  * event is measured from it.  name is a static string. */
-enum cuzk_gpu_lane { CUZK_GPU_LANE_COPY, CUZK_GPU_LANE_COMPUTE, CUZK_GPU_LANE_HOST };
+enum cuzk_gpu_lane {
+	CUZK_GPU_LANE_COPY,
+	CUZK_GPU_LANE_COMPUTE,
+	CUZK_GPU_LANE_HOST,
+	/* The MSM streams of a proof whose MSMs run side by side
+	 * ($CUZK_GPU_MSM_STREAMS above 1): "compute 2" .. "compute 6", one per
+	 * stream, beside the compute stream's NTTs and compaction.  New lanes go
+	 * after these: the values above are what older callers know. */
+	CUZK_GPU_LANE_COMPUTE_2,
+	CUZK_GPU_LANE_COMPUTE_3,
+	CUZK_GPU_LANE_COMPUTE_4,
+	CUZK_GPU_LANE_COMPUTE_5,
+	CUZK_GPU_LANE_COMPUTE_6,
+	CUZK_GPU_LANE_COUNT
+};
 typedef struct cuzk_gpu_span {
 	const char *name;
 	int lane;                     /* enum cuzk_gpu_lane */
@@ -115,7 +134,9 @@ typedef struct cuzk_gpu_timings {
  * counts (constraints, inputs, aux) against the SRS; the density bitmaps'
  * popcounts are checked here, on the device's copy of them, before it is
  * used.  Thread-safe: each call takes its own working memory (reserved in
- * the budget, waiting while other proofs hold it) and its own streams.
+ * the budget, waiting while other proofs hold it) and its own streams;
+ * with MSMs side by side ($CUZK_GPU_MSM_STREAMS above 1) it runs them from
+ * threads of its own, all joined before it returns, error or not.
  * Returns 0, -CUZK_E_MISMATCH (the witness does not fit the SRS),
  * -CUZK_E_VRAM when one proof can never fit the budget, -CUZK_E_GPU,
  * -CUZK_E_INVAL. */

@@ -50,7 +50,7 @@ __global__ void __launch_bounds__(256) permute_g1_bitrev(uint4 *out, const uint4
 } // namespace
 
 proof_layout plan_proof(size_t num_constraints, size_t num_inputs, size_t num_aux, size_t n_a, size_t n_b,
-			size_t stream_batch)
+			size_t stream_batch, unsigned msm_streams, size_t room)
 {
 	proof_layout L;
 	L.log_m = log2_ceil(num_constraints);
@@ -84,14 +84,41 @@ proof_layout plan_proof(size_t num_constraints, size_t num_inputs, size_t num_au
 	const size_t msm_n2 = stream_batch ? std::min(std::max<size_t>(n_b, 1), stream_batch) : std::max<size_t>(n_b, 1);
 	L.msm_bytes = align_up(std::max(cuzk_msm_g1_scratch_bytes(msm_n), cuzk_msm_g2_scratch_bytes(msm_n2)));
 	L.off_msm = o;
-	o += L.msm_bytes;
 	// Two buffers of one batch each, no larger than the largest query needs.
 	const size_t batch_pts = std::min(stream_batch, std::max(n_g1, n_b));
 	L.stream_bytes = stream_batch ? 2 * align_up(batch_pts * G2_AFF_BYTES) : 0;
+	// Everything but the MSMs' scratch; each stream adds one scratch area.
+	const size_t fixed = o + L.stream_bytes;
+	auto total_for = [&](unsigned k) { return fixed + k * L.msm_bytes; };
+	// The streamed path's batches go through one pair of buffers, one MSM
+	// at a time (prove.cu, run_msm): its MSMs stay in a row.
+	unsigned k = 1;
+	if (!stream_batch && msm_streams != MSM_STREAMS_AUTO)
+		k = std::max(1u, std::min(msm_streams, MSM_STREAMS_MAX));
+	else if (!stream_batch)
+		// One single-stream workspace of this shape is kept free beside
+		// this one: cuzkd runs two workers a device by default, and a
+		// proof's extra scratch (GBs at 2^27) must not make the other wait.
+		while (k < MSM_STREAMS_MAX && total_for(k + 1) + total_for(1) <= room)
+			k++;
+	L.msm_streams = k;
+	o += L.msm_streams * L.msm_bytes;
 	L.off_stream = o;
 	o += L.stream_bytes;
 	L.total = o;
 	return L;
+}
+
+unsigned msm_streams_from_env()
+{
+	const char *env = getenv("CUZK_GPU_MSM_STREAMS");
+	if (!env || !*env)
+		return MSM_STREAMS_DEFAULT;
+	if (!strcmp(env, "auto"))
+		return MSM_STREAMS_AUTO;
+	if (env[0] >= '1' && env[0] <= (char)('0' + MSM_STREAMS_MAX) && !env[1])
+		return (unsigned)(env[0] - '0');
+	gpu_fail(CUZK_E_INVAL, "CUZK_GPU_MSM_STREAMS is \"%.64s\": it must be 1..%u or auto", env, MSM_STREAMS_MAX);
 }
 
 void upload(workspace &ws, void *dst, const void *src, size_t bytes, bool pinned)
@@ -183,6 +210,15 @@ void cuzk_gpu_dev::give_workspace(std::unique_ptr<workspace> ws)
 	returned_cv.notify_all();
 }
 
+size_t cuzk_gpu_dev::workspace_room()
+{
+	std::lock_guard<std::mutex> g(mu);
+	size_t room = budget->budget() - budget->reserved();
+	for (const auto &ws : idle)
+		room += ws->mem.size();
+	return room;
+}
+
 std::shared_ptr<const srs_resident> cuzk_gpu_dev::find_srs(const void *key)
 {
 	std::lock_guard<std::mutex> g(mu);
@@ -206,6 +242,8 @@ extern "C" int cuzk_gpu_open(cuzk_gpu_dev **ret, int device, size_t budget_bytes
 {
 	*ret = nullptr;
 	return gpu_entry(err, [&] {
+		// A bad setting is reported as such, device or not.
+		const unsigned msm_streams = msm_streams_from_env();
 		const int n = cuzk_gpu_device_count();
 		if (device < 0 || device >= n)
 			gpu_fail(CUZK_E_INVAL, "no such device (%d found)", n);
@@ -223,6 +261,7 @@ extern "C" int cuzk_gpu_open(cuzk_gpu_dev **ret, int device, size_t budget_bytes
 		auto dev = std::make_unique<cuzk_gpu_dev>();
 		dev->device = device;
 		dev->total_mem = total_b;
+		dev->msm_streams = msm_streams;
 		dev->stream_batch = stream_batch_for(budget_bytes);
 		if ((env = getenv("CUZK_GPU_STREAM_BATCH")) && *env) {
 			dev->stream_batch = std::max<size_t>(1, strtoull(env, nullptr, 10));

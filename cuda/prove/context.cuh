@@ -34,6 +34,21 @@ constexpr size_t STREAM_BATCH_POINTS = (size_t)1 << 22;
 constexpr size_t STREAM_BATCH_MIN = (size_t)1 << 18;
 size_t stream_batch_for(size_t budget_bytes);
 
+// A proof's MSMs side by side ($CUZK_GPU_MSM_STREAMS, read at open): at
+// 2^16 each of the five is latency-bound (a few hundred thousand additions,
+// short launches, two host syncs), so one at a time leaves the GPU mostly
+// idle.  At most one stream per query; MSM_STREAMS_AUTO lets plan_proof
+// pick from the budget.  The default stays 1 (one after another, the order
+// of before) until the concurrent schedule is measured on a GPU.
+constexpr unsigned MSM_STREAMS_MAX = 5;
+constexpr unsigned MSM_STREAMS_AUTO = 0;
+constexpr unsigned MSM_STREAMS_DEFAULT = 1;
+static_assert(CUZK_GPU_LANE_COMPUTE_2 + MSM_STREAMS_MAX - 1 == CUZK_GPU_LANE_COMPUTE_6,
+	      "one timeline lane per MSM stream");
+// $CUZK_GPU_MSM_STREAMS: 1..MSM_STREAMS_MAX, or "auto" (MSM_STREAMS_AUTO);
+// unset or empty, MSM_STREAMS_DEFAULT.  Anything else is CUZK_E_INVAL.
+unsigned msm_streams_from_env();
+
 // A resident SRS: all five point arrays in one allocation; h in bit-reversed
 // order (position p holds h[bitrev(p)]), matching the order the NTT leaves
 // the h scalars in.
@@ -57,6 +72,10 @@ struct proof_layout {
 	unsigned log_m = 0;
 	size_t off_a, off_b, off_c, off_aux, off_input, off_bits, off_density, off_msm, off_stream, total;
 	size_t density_bytes, msm_bytes, stream_bytes;
+	// MSMs run at once, each with its own msm_bytes of scratch from off_msm
+	// on (lane i's at off_msm + i * msm_bytes).  1: one after another on the
+	// compute stream, the order of before; a streamed SRS always has 1.
+	unsigned msm_streams = 1;
 	// The aux values live in A's memory (off_aux == off_a), uploaded once h
 	// has left it: with the SRS streamed, h is permuted from A into B before
 	// its MSM, so A is free long before the L, A and B queries read aux.
@@ -64,8 +83,12 @@ struct proof_layout {
 };
 
 // stream_batch: points per streamed batch (0 when the SRS is resident).
+// msm_streams: 1..MSM_STREAMS_MAX scratch areas exactly (forced), or
+// MSM_STREAMS_AUTO: the most whose workspace, with one more single-stream
+// workspace of the same proof beside it (the device's other worker),
+// fits in room bytes.  A streamed SRS gets 1 either way.
 proof_layout plan_proof(size_t num_constraints, size_t num_inputs, size_t num_aux, size_t n_a, size_t n_b,
-			size_t stream_batch);
+			size_t stream_batch, unsigned msm_streams = 1, size_t room = 0);
 
 struct workspace {
 	budgeted_mem mem;
@@ -73,10 +96,32 @@ struct workspace {
 	pinned_mem staging[2];
 	event_t staged[2];
 	unsigned id;                  // which of the device's workspaces: names its streams on a timeline
+	// The streams of MSMs side by side, made the first time a proof asks
+	// for them (most proofs never do) and kept with the arena.
+	std::unique_ptr<stream_t> msm[MSM_STREAMS_MAX];
 	workspace(vram_budget &b, size_t bytes, unsigned ws_id)
 	    : mem(b, bytes, "a proof's working memory"), staging{pinned_mem(STAGING_CHUNK), pinned_mem(STAGING_CHUNK)},
 	      id(ws_id)
 	{
+	}
+	// MSM stream i (< MSM_STREAMS_MAX); not thread-safe: the proof's own
+	// thread makes them before its MSM threads start.
+	cudaStream_t msm_stream(unsigned i)
+	{
+		if (!msm[i])
+			msm[i] = std::make_unique<stream_t>();
+		return *msm[i];
+	}
+	// Waits for everything queued on every stream, errors ignored: for the
+	// paths out of a proof (a failed one may leave work queued), so that
+	// the memory is idle before another proof takes it.
+	void drain() noexcept
+	{
+		cudaStreamSynchronize(copy);
+		cudaStreamSynchronize(compute);
+		for (const auto &s : msm)
+			if (s)
+				cudaStreamSynchronize(*s);
 	}
 };
 
@@ -87,6 +132,7 @@ struct cuzk_gpu_dev {
 	size_t total_mem = 0;
 	size_t stream_batch = cuzk::STREAM_BATCH_POINTS;   // points per batch of a streamed SRS
 	bool never_resident = false;                 // tests: stream every SRS
+	unsigned msm_streams = cuzk::MSM_STREAMS_DEFAULT;   // $CUZK_GPU_MSM_STREAMS (MSM_STREAMS_AUTO: from the budget)
 	std::unique_ptr<cuzk::vram_budget> budget;
 	cuzk::ntt_tables ntt;
 	std::mutex load_mu;                                      // one SRS upload at a time
@@ -103,6 +149,9 @@ struct cuzk_gpu_dev {
 	// and the budget is short, fails with CUZK_E_VRAM when it can never fit.
 	std::unique_ptr<cuzk::workspace> take_workspace(size_t bytes);
 	void give_workspace(std::unique_ptr<cuzk::workspace> ws);
+	// Bytes a new workspace could have now without waiting: the budget not
+	// reserved, and the idle arenas take_workspace would give back for it.
+	size_t workspace_room();
 	std::shared_ptr<const cuzk::srs_resident> find_srs(const void *key);
 };
 

@@ -1,10 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 // One partition's proof on the device: uploads, H by NTTs, density
-// compaction and the five MSMs.  The host adds r and s (cheap, constant time
-// in the circuit size).
+// compaction and the five MSMs, one after another on the compute stream or
+// ($CUZK_GPU_MSM_STREAMS, resident SRS) side by side on streams of their own
+// (run_concurrent).  The host adds r and s (cheap, constant time in the
+// circuit size).
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstring>
+#include <mutex>
+#include <thread>
+#include <vector>
 
 #include "msm/msm.cuh"
 #include "prove/context.cuh"
@@ -32,8 +38,7 @@ struct workspace_lease {
 		if (ws) {
 			// Work still queued on its streams must finish before another
 			// proof reuses the memory (an error path may leave some).
-			cudaStreamSynchronize(ws->copy);
-			cudaStreamSynchronize(ws->compute);
+			ws->drain();
 			dev->give_workspace(std::move(ws));
 		}
 	}
@@ -55,14 +60,21 @@ struct msm_query {
 	const cuzk_gpu_host_ops *ops;
 };
 
-void msm_call(const msm_query &q, const void *bases, const fr_t *scalars, size_t n, uint64_t *out, workspace &ws,
-	      const proof_layout &L)
+// Where one MSM runs: its stream, its timeline lane and its scratch.
+struct msm_lane {
+	cudaStream_t stream;
+	cuzk_gpu_lane lane;
+	void *scratch;
+	size_t scratch_bytes;
+};
+
+void msm_call(const msm_query &q, const void *bases, const fr_t *scalars, size_t n, uint64_t *out,
+	      const msm_lane &ln)
 {
 	// The MSM is its own translation unit behind a C interface (msm.cuh);
 	// its failure comes back as a cuzk_error and goes on as this unit's.
 	cuzk_error e{};
-	if (q.fn(bases, scalars, n, q.montgomery, out, q.ops, ws.mem.as<char>() + L.off_msm, L.msm_bytes,
-		 ws.compute, &e))
+	if (q.fn(bases, scalars, n, q.montgomery, out, q.ops, ln.scratch, ln.scratch_bytes, ln.stream, &e))
 		gpu_fail(e.code, "MSM of query %s (%zu points): %s", q.name, n, e.msg);
 }
 
@@ -71,16 +83,23 @@ struct span_range {
 	size_t first, last;
 };
 
-span_range run_msm(const msm_query &q, workspace &ws, const proof_layout &L, size_t batch, span_log &spans)
+// ln is the compute stream's lane (one MSM at a time) unless the SRS is
+// resident: the streamed batches go through the workspace's one pair of
+// buffers, which one MSM at a time can use.
+span_range run_msm(const msm_query &q, workspace &ws, const proof_layout &L, const msm_lane &ln, size_t batch,
+		   span_log &spans)
 {
 	memset(q.out, 0, q.out_words * sizeof(uint64_t));   // infinity (Z = 0)
 	if (!q.n || q.dev_bases) {
-		const size_t sp = spans.begin(q.span_msm, CUZK_GPU_LANE_COMPUTE, ws.compute);
+		const size_t sp = spans.begin(q.span_msm, ln.lane, ln.stream);
 		if (q.n)
-			msm_call(q, q.dev_bases, q.scalars, q.n, q.out, ws, L);
-		spans.end(sp, ws.compute);
+			msm_call(q, q.dev_bases, q.scalars, q.n, q.out, ln);
+		spans.end(sp, ln.stream);
 		return {sp, sp};
 	}
+	if (L.msm_streams != 1 || ln.stream != ws.compute)
+		gpu_fail(CUZK_E_INTERNAL, "MSM of query %s: a streamed SRS with %u MSM streams", q.name,
+			 L.msm_streams);
 	// Streamed: batch k's points are copied into buffer k % 2 while the MSM
 	// of batch k-1 runs; partial sums are added on the host.
 	char *buf[2] = {ws.mem.as<char>() + L.off_stream, ws.mem.as<char>() + L.off_stream + L.stream_bytes / 2};
@@ -103,17 +122,99 @@ span_range run_msm(const msm_query &q, workspace &ws, const proof_layout &L, siz
 		// buffer, the one batch k+1 fills, is free.
 		if (k + 1 < batches)
 			issue(k + 1);
-		copied[k & 1].wait_on(ws.compute);
+		copied[k & 1].wait_on(ln.stream);
 		const size_t at = k * B, cnt = std::min(B, q.n - at);
-		const size_t sp = spans.begin(q.span_msm, CUZK_GPU_LANE_COMPUTE, ws.compute);
+		const size_t sp = spans.begin(q.span_msm, ln.lane, ln.stream);
 		first = k ? first : sp;
-		msm_call(q, buf[k & 1], q.scalars + at, cnt, k ? part : q.out, ws, L);
-		spans.end(sp, ws.compute);
+		msm_call(q, buf[k & 1], q.scalars + at, cnt, k ? part : q.out, ln);
+		spans.end(sp, ln.stream);
 		last = sp;
 		if (k)
 			q.acc(q.out, part);
 	}
 	return {first, last};
+}
+
+// One query of the concurrent schedule: the event its scalars are ready at
+// (recorded on the copy or compute stream), and the spans it ran as.
+struct msm_job {
+	const msm_query *q;
+	const event_t *ready;
+	span_range spans;
+};
+
+// The jobs on L.msm_streams streams at once, each stream with its own
+// scratch.  An MSM call blocks its caller until its result is on the host
+// (two host syncs: after its split, whose counts size the rest, and at the
+// end), so each stream has its own host thread; the calling thread is lane
+// 0's.  Rewriting the MSM as a state machine that never blocks would save
+// those threads but touch every phase of it, to save the start of k - 1
+// threads a proof (tens of microseconds).  Each lane takes the next job in
+// jobs' order when its previous MSM has returned (a list schedule), so the
+// jobs whose scalars are ready first come first.  The lanes' streams wait
+// for the producers' events on the device, never on the host.
+// The first failure of any lane is the proof's; the others finish the MSM
+// they are in (a blocking call cannot be interrupted) and take no new one,
+// and every thread is joined before this returns or throws.
+void run_concurrent(cuzk_gpu_dev *dev, workspace &ws, const proof_layout &L, msm_job *jobs, size_t n_jobs,
+		    span_log &spans)
+{
+	const unsigned k = L.msm_streams;
+	if (L.aux_in_a || k < 2 || k > MSM_STREAMS_MAX)
+		gpu_fail(CUZK_E_INTERNAL, "concurrent MSMs: %u streams, aux %s", k, L.aux_in_a ? "in A" : "apart");
+	msm_lane lanes[MSM_STREAMS_MAX];
+	char *scratch = ws.mem.as<char>() + L.off_msm;
+	for (unsigned i = 0; i < k; i++)
+		lanes[i] = msm_lane{ws.msm_stream(i), (cuzk_gpu_lane)(CUZK_GPU_LANE_COMPUTE_2 + i),
+				    scratch + i * L.msm_bytes, L.msm_bytes};
+	std::atomic<size_t> next{0};
+	std::atomic<bool> stop{false};
+	std::mutex err_mu;
+	bool failed = false;
+	gpu_error first{};
+	auto keep = [&](int code, const char *msg) noexcept {
+		std::lock_guard<std::mutex> g(err_mu);
+		if (!failed) {
+			first.code = code;
+			try {
+				first.msg = msg;
+			} catch (...) {   // no memory for the message: the code still goes back
+			}
+		}
+		failed = true;
+		stop = true;
+	};
+	auto lane_main = [&](unsigned i) noexcept {
+		try {
+			device_guard dg(dev->device);   // a new thread starts on device 0
+			for (size_t j; !stop && (j = next++) < n_jobs;) {
+				jobs[j].ready->wait_on(lanes[i].stream);
+				jobs[j].spans = run_msm(*jobs[j].q, ws, L, lanes[i], 0, spans);
+			}
+		} catch (const gpu_error &e) {
+			keep(e.code, e.msg.c_str());
+		} catch (const std::bad_alloc &) {
+			keep(CUZK_E_NOMEM, "out of host memory in an MSM thread");
+		} catch (...) {
+			keep(CUZK_E_INTERNAL, "unexpected C++ exception in an MSM thread");
+		}
+	};
+	std::vector<std::thread> threads;
+	threads.reserve(k - 1);
+	for (unsigned i = 1; i < k; i++) {
+		// A thread the host cannot start leaves its lane out: the other
+		// lanes take its jobs (same sums, less overlap).
+		try {
+			threads.emplace_back(lane_main, i);
+		} catch (...) {
+			break;
+		}
+	}
+	lane_main(0);
+	for (std::thread &t : threads)
+		t.join();
+	if (failed)
+		throw first;
 }
 
 } // namespace
@@ -134,7 +235,8 @@ extern "C" int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, c
 		const size_t n_a = srs->n_a, n_b = srs->n_b_g1;
 		std::shared_ptr<const srs_resident> res = dev->find_srs(srs->key);
 		const size_t batch = res ? 0 : dev->stream_batch;
-		const proof_layout L = plan_proof(nc, ni, na, n_a, n_b, batch);
+		const size_t room = dev->msm_streams == MSM_STREAMS_AUTO ? dev->workspace_room() : 0;
+		const proof_layout L = plan_proof(nc, ni, na, n_a, n_b, batch, dev->msm_streams, room);
 		if (srs->n_h != L.m - 1 || srs->n_l != na || n_a < ni || srs->n_b_g2 != n_b)
 			gpu_fail(CUZK_E_MISMATCH, "params and witness disagree in shape (h %zu/%zu, l %zu/%zu, "
 				 "a %zu, b_g1 %zu, b_g2 %zu, %zu inputs)", srs->n_h, L.m - 1, srs->n_l, na, n_a, n_b,
@@ -142,7 +244,15 @@ extern "C" int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, c
 		if (!res && (!ops || !ops->g1_acc || !ops->g2_acc))
 			gpu_fail(CUZK_E_INVAL, "a streamed SRS needs the host's point addition");
 
-		workspace_lease lease{dev, dev->take_workspace(L.total)};
+		workspace_lease lease{dev, nullptr};
+		try {
+			lease.ws = dev->take_workspace(L.total);
+		} catch (const gpu_error &e) {
+			if (L.msm_streams > 1)
+				gpu_fail(e.code, "%s (with %u MSM streams, $CUZK_GPU_MSM_STREAMS)", e.msg.c_str(),
+					 L.msm_streams);
+			throw;
+		}
 		workspace &ws = *lease.ws;
 		span_log spans(ws.copy);
 		char *base = ws.mem.as<char>();
@@ -219,25 +329,6 @@ extern "C" int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, c
 		const int mont = w->montgomery ? 1 : 0;
 		msm_query q_h{"h", "msm h", "srs h", cuzk_msm_g1, G1_AFF_BYTES, res ? res->h : nullptr, srs->h, h_scalars, L.m - 1,
 			      1, out->h, 18, ops ? ops->g1_acc : nullptr, ops};
-		const span_range span_h = run_msm(q_h, ws, L, batch, spans);
-		// Each MSM's time is its spans' device time: a host clock around
-		// run_msm would also count the NTTs and copies queued before it,
-		// which its first synchronisation waits for.
-		tm.msm_h_ms = spans.range_ms(span_h.first, span_h.last);
-		all_ready.sync();
-		// The copies' own time: with aux in A, not the wait for h to leave it.
-		tm.upload_ms = L.aux_in_a ? abc_ready.ms_since(up_start) + all_ready.ms_since(rest_start)
-					  : all_ready.ms_since(up_start);
-		tm.ntt_ms = ntt_done.ms_since(ntt_start);
-
-		// Scalars of the A and B queries, compacted into the NTT's b and c.
-		all_ready.wait_on(ws.compute);
-		void *dscr = base + L.off_density;
-		CUDA_OK(cudaMemcpyAsync(Bv, input, ni * fr, cudaMemcpyDeviceToDevice, ws.compute));
-		density_compact(Bv + ni, aux, na, a_aux_bits, dscr, L.density_bytes, ws.compute);
-		density_compact(C, input, ni, b_in_bits, dscr, L.density_bytes, ws.compute);
-		density_compact(C + b_in, aux, na, b_aux_bits, dscr, L.density_bytes, ws.compute);
-
 		msm_query q_l{"l", "msm l", "srs l", cuzk_msm_g1, G1_AFF_BYTES, res ? res->l : nullptr, srs->l, aux, na, mont, out->l,
 			      18, ops ? ops->g1_acc : nullptr, ops};
 		msm_query q_a{"a", "msm a", "srs a", cuzk_msm_g1, G1_AFF_BYTES, res ? res->a : nullptr, srs->a, Bv, n_a, mont, out->a,
@@ -246,18 +337,72 @@ extern "C" int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, c
 			       out->b_g1, 18, ops ? ops->g1_acc : nullptr, ops};
 		msm_query q_b2{"b_g2", "msm b_g2", "srs b_g2", cuzk_msm_g2, G2_AFF_BYTES, res ? res->b_g2 : nullptr, srs->b_g2, C, n_b, mont,
 			       out->b_g2, 36, ops ? ops->g2_acc : nullptr, ops};
-		double *slot[4] = {&tm.msm_l_ms, &tm.msm_a_ms, &tm.msm_b_g1_ms, &tm.msm_b_g2_ms};
-		const msm_query *qs[4] = {&q_l, &q_a, &q_b1, &q_b2};
-		for (int i = 0; i < 4; i++) {
-			const span_range sp = run_msm(*qs[i], ws, L, batch, spans);
-			if (i == 0)   // the A and B scalars are compacted before the first of these
-				spans.gap("a, b scalars", CUZK_GPU_LANE_COMPUTE, span_h.last, sp.first);
-			*slot[i] = spans.range_ms(sp.first, sp.last);
+
+		// Scalars of the A and B queries, compacted into the NTT's b and c
+		// (free once h has left the NTT), from aux and input.
+		void *dscr = base + L.off_density;
+		auto compact_ab = [&](cudaStream_t s) {
+			CUDA_OK(cudaMemcpyAsync(Bv, input, ni * fr, cudaMemcpyDeviceToDevice, s));
+			density_compact(Bv + ni, aux, na, a_aux_bits, dscr, L.density_bytes, s);
+			density_compact(C, input, ni, b_in_bits, dscr, L.density_bytes, s);
+			density_compact(C + b_in, aux, na, b_aux_bits, dscr, L.density_bytes, s);
+		};
+		auto copy_times = [&] {
+			all_ready.sync();
+			// The copies' own time: with aux in A, not the wait for h to leave it.
+			tm.upload_ms = L.aux_in_a ? abc_ready.ms_since(up_start) + all_ready.ms_since(rest_start)
+						  : all_ready.ms_since(up_start);
+			tm.ntt_ms = ntt_done.ms_since(ntt_start);
+		};
+		// Each MSM's time is its spans' device time: a host clock around
+		// run_msm would also count the NTTs and copies queued before it,
+		// which its first synchronisation waits for.  With MSMs side by
+		// side these times overlap: their sum is more than the proof's.
+		if (L.msm_streams == 1) {
+			// One after another on the compute stream: h, then the A and B
+			// scalars, then l, a, b_g1, b_g2.
+			const msm_lane lane{ws.compute, CUZK_GPU_LANE_COMPUTE, base + L.off_msm, L.msm_bytes};
+			const span_range span_h = run_msm(q_h, ws, L, lane, batch, spans);
+			tm.msm_h_ms = spans.range_ms(span_h.first, span_h.last);
+			copy_times();
+			all_ready.wait_on(ws.compute);
+			compact_ab(ws.compute);
+			double *slot[4] = {&tm.msm_l_ms, &tm.msm_a_ms, &tm.msm_b_g1_ms, &tm.msm_b_g2_ms};
+			const msm_query *qs[4] = {&q_l, &q_a, &q_b1, &q_b2};
+			for (int i = 0; i < 4; i++) {
+				const span_range sp = run_msm(*qs[i], ws, L, lane, batch, spans);
+				if (i == 0)   // the A and B scalars are compacted before the first of these
+					spans.gap("a, b scalars", CUZK_GPU_LANE_COMPUTE, span_h.last, sp.first);
+				*slot[i] = spans.range_ms(sp.first, sp.last);
+			}
+		} else {
+			// Side by side (resident SRS only: plan_proof), each on its own
+			// stream, each after what its scalars need: l after the aux
+			// upload (it does not wait for the NTT), h after the NTT, a,
+			// b_g1 and b_g2 after their compaction, which the compute stream
+			// does right after the NTT (it writes the NTT's b and c).  The
+			// longest, b_g2 (G2), goes before the two short ones.
+			event_t compacted;
+			all_ready.wait_on(ws.compute);
+			const size_t sp_ab = spans.begin("a, b scalars", CUZK_GPU_LANE_COMPUTE, ws.compute);
+			compact_ab(ws.compute);
+			spans.end(sp_ab, ws.compute);
+			compacted.record(ws.compute);
+			msm_job jobs[5] = {{&q_l, &all_ready, {}}, {&q_h, &ntt_done, {}}, {&q_b2, &compacted, {}},
+					   {&q_a, &compacted, {}}, {&q_b1, &compacted, {}}};
+			double *slot[5] = {&tm.msm_l_ms, &tm.msm_h_ms, &tm.msm_b_g2_ms, &tm.msm_a_ms, &tm.msm_b_g1_ms};
+			run_concurrent(dev, ws, L, jobs, 5, spans);
+			for (int i = 0; i < 5; i++)
+				*slot[i] = spans.range_ms(jobs[i].spans.first, jobs[i].spans.last);
+			copy_times();
 		}
 		tm.total_ms = ms_since(t_start);
 		if (t) {
 			ws.copy.sync();
 			ws.compute.sync();
+			for (const auto &s : ws.msm)
+				if (s)
+					s->sync();
 			spans.finish(tm);
 			tm.workspace = ws.id;
 			*t = tm;

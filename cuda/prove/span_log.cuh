@@ -4,12 +4,16 @@
 // host reads CLOCK_MONOTONIC, and each span's pair of events is placed by its
 // distance from the base (cudaEventElapsedTime works across the streams of
 // one device).  Reading the spans needs their events complete: finish() is
-// called once the proof's streams are done.
+// called once the proof's streams are done.  The MSMs of one proof may run
+// on threads of their own (prove.cu, run_concurrent), each adding its spans:
+// the list is guarded by a mutex, and a span's events live on the heap (or
+// are the caller's), so they stay put while the list grows.
 #ifndef CUZK_CUDA_PROVE_SPAN_LOG_CUH
 #define CUZK_CUDA_PROVE_SPAN_LOG_CUH
 
 #include <chrono>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "cuzk_gpu.h"
@@ -34,6 +38,7 @@ class span_log {
 	};
 	event_t base_{true};
 	double base_ms_ = 0;
+	mutable std::mutex mu_;
 	std::vector<span> spans_;
 
 public:
@@ -50,32 +55,50 @@ public:
 		sp.start = sp.own_start.get();
 		sp.end = sp.own_end.get();
 		sp.own_start->record(s);
+		std::lock_guard<std::mutex> g(mu_);
 		spans_.push_back(std::move(sp));
 		return spans_.size() - 1;
 	}
-	void end(size_t i, cudaStream_t s) { spans_[i].own_end->record(s); }
+	void end(size_t i, cudaStream_t s)
+	{
+		event_t *e;
+		{
+			std::lock_guard<std::mutex> g(mu_);
+			e = spans_[i].own_end.get();
+		}
+		e->record(s);
+	}
 	// Device milliseconds from the start of span first to the end of span
-	// last, once that end is reached.
+	// last, once that end is reached (the wait is outside the lock).
 	double range_ms(size_t first, size_t last) const
 	{
-		spans_[last].end->sync();
-		return spans_[last].end->ms_since(*spans_[first].start);
+		const event_t *start, *end;
+		{
+			std::lock_guard<std::mutex> g(mu_);
+			start = spans_[first].start;
+			end = spans_[last].end;
+		}
+		end->sync();
+		return end->ms_since(*start);
 	}
 	// A span between two timing events the caller records and keeps alive
 	// until finish().
 	void between(const char *name, cuzk_gpu_lane lane, const event_t &start, const event_t &end)
 	{
+		std::lock_guard<std::mutex> g(mu_);
 		spans_.push_back(span{name, lane, &start, &end, nullptr, nullptr});
 	}
 	// A span from the end of span i to the start of span j (work between
 	// two phases that has no events of its own).
 	void gap(const char *name, cuzk_gpu_lane lane, size_t i, size_t j)
 	{
+		std::lock_guard<std::mutex> g(mu_);
 		spans_.push_back(span{name, lane, spans_[i].end, spans_[j].start, nullptr, nullptr});
 	}
 	// Every event has completed: the spans go into t.
 	void finish(cuzk_gpu_timings &t) const
 	{
+		std::lock_guard<std::mutex> g(mu_);
 		t.n_spans = 0;
 		t.spans_dropped = 0;
 		for (const span &sp : spans_) {

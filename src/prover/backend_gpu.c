@@ -96,6 +96,25 @@ static void gpu_unload_params(groth16_device *gpu, const groth16_params *p)
 	cuzk_gpu_unload_srs(gpu->dev, p);
 }
 
+/* The timeline's tracks of a GPU proof's spans, by workspace and lane.
+ * Proofs side by side use other workspaces, with their own streams: each
+ * its own tracks (the fifth and later share the fourth's).  MSMs side by
+ * side within a proof (CUZK_GPU_MSM_STREAMS) run on the workspace's
+ * "compute 2" .. "compute 6". */
+_Static_assert(CUZK_GPU_LANE_COPY == 0 && CUZK_GPU_LANE_COMPUTE == 1 && CUZK_GPU_LANE_HOST == 2 &&
+		       CUZK_GPU_LANE_COMPUTE_2 == 3 && CUZK_GPU_LANE_COMPUTE_6 == 7 && CUZK_GPU_LANE_COUNT == 8,
+	       "the names below follow enum cuzk_gpu_lane");
+#define GPU_LANES(ws)                                                                                   \
+	{ "copy" ws, "compute" ws, "host" ws, "compute 2" ws, "compute 3" ws, "compute 4" ws, "compute 5" ws, \
+	  "compute 6" ws }
+static const char *const GPU_LANE[4][CUZK_GPU_LANE_COUNT] = {
+	GPU_LANES(""),
+	GPU_LANES(" (2nd workspace)"),
+	GPU_LANES(" (3rd workspace)"),
+	GPU_LANES(" (4th+ workspace)"),
+};
+#undef GPU_LANES
+
 /* The counts first, on the host: a wrong shape costs no upload.  The density
  * bitmaps go to the device as they are (by DMA from the caller's registered
  * memory when witness_pinned), and are counted and checked against the SRS
@@ -152,18 +171,13 @@ static int gpu_prove(groth16_device *gpu, const groth16_params *p, const groth16
 		t->msm_b_g2_ms = gt.msm_b_g2_ms;
 		t->assemble_ms = t1 - t0;
 		t->total_ms = gt.total_ms + t->assemble_ms;
-		/* Proofs side by side use other workspaces, with their own streams:
-		 * each its own tracks (the fifth and later share the fourth's). */
-		static const char *const LANE[4][3] = {
-			{ "copy", "compute", "host" },
-			{ "copy (2nd workspace)", "compute (2nd workspace)", "host (2nd workspace)" },
-			{ "copy (3rd workspace)", "compute (3rd workspace)", "host (3rd workspace)" },
-			{ "copy (4th+ workspace)", "compute (4th+ workspace)", "host (4th+ workspace)" },
-		};
-		const char *const *lane = LANE[gt.workspace < 3 ? gt.workspace : 3];
-		for (unsigned i = 0; i < gt.n_spans; i++)
-			groth16_span_add(t, gt.span[i].name, lane[gt.span[i].lane % 3], gpu->device,
-					 gt.span[i].start_ms, gt.span[i].end_ms);
+		const char *const *lane = GPU_LANE[gt.workspace < 3 ? gt.workspace : 3];
+		for (unsigned i = 0; i < gt.n_spans; i++) {
+			const int l = gt.span[i].lane;
+			groth16_span_add(t, gt.span[i].name,
+					 lane[l >= 0 && l < CUZK_GPU_LANE_COUNT ? l : CUZK_GPU_LANE_COMPUTE],
+					 gpu->device, gt.span[i].start_ms, gt.span[i].end_ms);
+		}
 		t->spans_dropped += gt.spans_dropped;
 		groth16_span_add(t, "assemble", lane[CUZK_GPU_LANE_HOST], gpu->device, t0, t1);
 	}

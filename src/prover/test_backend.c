@@ -5,7 +5,10 @@
  * view whose bitmaps do not fit is refused, and one whose counts do not fit
  * is refused before its bitmaps are read at all: here they lie in memory
  * that faults when touched.  A backend with device memory reports its
- * peaks. */
+ * peaks.  The GPU backend's MSMs side by side ($CUZK_GPU_MSM_STREAMS) prove
+ * the bytes of one after another, and a bad setting is refused by name. */
+#include "config.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,6 +82,65 @@ static void check_backend(const struct groth16_backend *be, const groth16_params
 	printf("backend %s: shared views prove alike; a wrong shape is refused first\n", be->name);
 }
 
+/* $CUZK_GPU_MSM_STREAMS: a bad value is refused when a device is opened,
+ * before the device is looked at (so that part runs without one); with a
+ * device, every count of streams and auto prove the bytes of one stream,
+ * and the MSMs of more than one stream are on their own timeline lanes
+ * ("compute 2" ..), those of one stream on "compute". */
+static void check_msm_streams(const groth16_params *p, const groth16_witness_view *w)
+{
+#ifdef CUZK_HAVE_CUDA
+	static const char *const bad[] = { "0", "6", "x", "2x", "-1", " 3", "auto5", "55" };
+	static const char *const good[] = { "1", "2", "3", "4", "5", "auto" };
+	static groth16_timings tm;
+	const struct groth16_backend *be = &groth16_backend_gpu;
+	uint8_t one[GROTH16_PROOF_SIZE], bytes[GROTH16_PROOF_SIZE];
+	groth16_device *dev;
+	groth16_proof pr;
+	cuzk_error err;
+	fr_t r, s;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		setenv("CUZK_GPU_MSM_STREAMS", bad[i], 1);
+		err.msg[0] = 0;
+		CHECK_MSG(be->open(&dev, 0, 0, &err) == -CUZK_E_INVAL && strstr(err.msg, "CUZK_GPU_MSM_STREAMS"),
+			  "CUZK_GPU_MSM_STREAMS=\"%s\": %s", bad[i], err.msg);
+	}
+	if (be->device_count() > 0) {
+		groth16_seeded_rs(&r, &s, 3, 0);
+		for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+			setenv("CUZK_GPU_MSM_STREAMS", good[i], 1);
+			int rc = be->open(&dev, 0, 0, &err);
+			CHECK_MSG(rc == 0, "CUZK_GPU_MSM_STREAMS=%s: %s", good[i], err.msg);
+			if (rc)
+				continue;
+			CHECK_MSG(be->prove(dev, p, w, 0, &r, &s, &pr, &tm, &err) == 0, "CUZK_GPU_MSM_STREAMS=%s: %s",
+				  good[i], err.msg);
+			groth16_proof_encode(i ? bytes : one, &pr);
+			CHECK_MSG(!i || memcmp(one, bytes, sizeof(one)) == 0,
+				  "CUZK_GPU_MSM_STREAMS=%s proves to other bytes than 1", good[i]);
+			unsigned on_extra = 0, msms = 0;
+			for (unsigned j = 0; j < tm.n_spans; j++) {
+				if (strncmp(tm.span[j].name, "msm ", 4) != 0)
+					continue;
+				msms++;
+				const char *l = tm.span[j].lane;   /* "compute 2" .. "compute 6" */
+				on_extra += strncmp(l, "compute ", 8) == 0 && l[8] >= '2' && l[8] <= '6' && !l[9];
+			}
+			/* auto at 2^8 in a whole device's budget has room for all five */
+			const int side_by_side = strcmp(good[i], "1") != 0;
+			CHECK_MSG(msms == 5 && on_extra == (side_by_side ? 5u : 0u),
+				  "CUZK_GPU_MSM_STREAMS=%s: %u MSM spans, %u on extra streams", good[i], msms, on_extra);
+			be->close(dev);
+		}
+		printf("backend gpu: MSMs on 1..5 streams and auto prove alike\n");
+	}
+	unsetenv("CUZK_GPU_MSM_STREAMS");
+#else
+	(void)p, (void)w;
+#endif
+}
+
 int main(void)
 {
 	gencircuit_spec spec = { .log_constraints = 8, .num_inputs = 3, .seed = 5 };
@@ -96,6 +158,7 @@ int main(void)
 	groth16_synth_view(&w, &syn, z);
 	check_backend(&groth16_backend_cpu, &p, &w);
 	check_backend(&groth16_backend_gpu, &p, &w);
+	check_msm_streams(&p, &w);
 	CHECK(groth16_backend_find(&be, "cpu", &err) == 0 && be == &groth16_backend_cpu);
 	CHECK(groth16_backend_find(&be, NULL, &err) == 0 && be == &groth16_backend_cpu);
 	CHECK(groth16_backend_find(&be, "auto", &err) == 0 && be->device_count() > 0);

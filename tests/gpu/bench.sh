@@ -14,7 +14,10 @@
 #      kernel in each block shape of $NTT8_SHAPES beside the default's
 #      (default "10x3 10x4"; CUZK_NTT8_SHAPE, cuda/ntt/radix8.cuh);
 #   3. whole proofs, SRS resident (`cuzk bench prove --backend gpu`) at
-#      2^$PROVE_LOGS (default "16 20");
+#      2^$PROVE_LOGS (default "16 20"), once for each count of MSMs side by
+#      side in $MSM_STREAMS (default "1 5"; CUZK_GPU_MSM_STREAMS,
+#      cuda/prove/prove.cu), side by side in one row, with a timeline of
+#      each (OUT_DIR/prove-K-sN.json);
 #   4. the anchor (ANCHOR_DIR/run.sh: sppark's G1 MSM and Fr NTT), if given.
 # Prints a table last; full logs under OUT_DIR.  Without a device: exit 77.
 set -u
@@ -75,11 +78,25 @@ for shape in ${NTT8_SHAPES-10x3 10x4}; do
 	done
 done
 
+# "prove total   12.34 ms" -> "12.34"; every phase's line, and the VRAM
+# peak (each extra stream has its own MSM scratch), into the table after
+# the totals (the MSMs' times overlap when they run side by side).
+prove_total() { sed -n 's/^prove total *\([0-9.]*\).*/\1/p' "$1"; }
+: >"$OUT/prove-phases.txt"
 for k in ${PROVE_LOGS:-16 20}; do
-	log=$OUT/prove-$k.log
-	timeout 300 "$CUZK" bench prove --backend gpu --log-constraints "$k" --runs 5 >"$log" 2>&1
-	row "proof 2^$k, SRS resident (total)" "$(sed -n 's/^prove total *\([0-9.]*\).*/\1 ms/p' "$log")"
+	cells="" heads=""
+	for n in ${MSM_STREAMS:-1 5}; do
+		log=$OUT/prove-$k-s$n.log
+		CUZK_GPU_MSM_STREAMS=$n timeout 300 "$CUZK" bench prove --backend gpu --log-constraints "$k" --runs 5 \
+			--trace "$OUT/prove-$k-s$n.json" >"$log" 2>&1
+		t=$(prove_total "$log")
+		heads="$heads${heads:+ / }$n"
+		cells="$cells${cells:+ / }${t:-FAIL}"
+		grep -E '^(upload|ntt|msm|assemble|prove|vram)' "$log" | sed "s/^/2^$k, $n MSM streams: /" >>"$OUT/prove-phases.txt"
+	done
+	row "proof 2^$k, SRS resident, total (MSM streams $heads)" "$cells ms"
 done
+cat "$OUT/prove-phases.txt" >>"$TABLE"
 
 if [ -n "$ANCHOR" ] && [ -x "$ANCHOR/run.sh" ] || [ -f "$ANCHOR/run.sh" ]; then
 	BENCH_LOG=$OUT/anchor.txt timeout 300 bash "$ANCHOR/run.sh" >/dev/null 2>&1

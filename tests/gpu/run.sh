@@ -15,12 +15,16 @@
 #    `--backend cpu` for a PoRep-shaped 2^14);
 # 3. for 2^10 .. 2^MAX_LOG constraints (default 18), circuits from the
 #    generator: `cuzk prove --backend gpu --seed N` must write the bytes of
-#    `--backend cpu --seed N`, and the GPU proof must verify;
-# 4. a 2^14 proof with the SRS streamed instead of resident, same bytes, and a
-#    2^16 proof in a budget too small for it, which must fail with a VRAM error;
-# 5. compute-sanitizer memcheck and racecheck on a 2^16 GPU proof and on
-#    2^16 NTTs in three blocks (each bounded by $SANITIZER_TIMEOUT seconds,
-#    default 300; SANITIZE=0 skips);
+#    `--backend cpu --seed N`, and the GPU proof must verify; the same bytes
+#    with the five MSMs side by side (CUZK_GPU_MSM_STREAMS=5) up to 2^16,
+#    and at 2^16 with 2, 3 and auto streams;
+# 4. a 2^14 proof with the SRS streamed instead of resident, same bytes (also
+#    with CUZK_GPU_MSM_STREAMS=5, which a streamed SRS keeps serial), a 2^16
+#    proof in a budget too small for it, which must fail with a VRAM error,
+#    and a bad CUZK_GPU_MSM_STREAMS, which must fail naming it;
+# 5. compute-sanitizer memcheck and racecheck on a 2^16 GPU proof (one MSM
+#    stream, and five) and on 2^16 NTTs in three blocks (each bounded by
+#    $SANITIZER_TIMEOUT seconds, default 300; SANITIZE=0 skips);
 # 6. the backends' shared-view test and every daemon test (tests/daemon)
 #    against a cuzkd on the GPU backend (CUZKD_TEST_BACKEND=gpu), each bounded
 #    by $DAEMON_TEST_TIMEOUT seconds (default 300).
@@ -110,13 +114,46 @@ while [ "$k" -le "$MAX" ]; do
 	k=$((k + 1))
 done
 
+# The MSMs side by side, each on its own stream and thread after the events
+# its scalars need (cuda/prove/prove.cu, run_concurrent): the same bytes.
+# Up to 2^16 (where they are latency-bound, what the streams are for), and
+# at 2^16 with fewer streams than MSMs (lanes take the next query as they
+# finish) and with the count chosen from the budget.
+streams_pair() {   # k n
+	d=$W/k$1
+	CUZK_GPU_MSM_STREAMS=$2 "$CUZK" prove --params "$d/c.params" --witness "$d/c.witness" \
+		--out "$d/gpu-s$2.proof" --backend gpu --seed $SEED && cmp "$d/cpu.proof" "$d/gpu-s$2.proof"
+}
+k=10
+while [ "$k" -le "$MAX" ] && [ "$k" -le 16 ]; do
+	if [ -f "$W/k$k/cpu.proof" ]; then
+		step "prove 2^$k, 5 MSM streams: gpu bytes == cpu" "prove$k-s5.log" streams_pair "$k" 5
+	fi
+	k=$((k + 1))
+done
+if [ -f "$W/k16/cpu.proof" ]; then
+	for n in 2 3 auto; do
+		step "prove 2^16, $n MSM streams: gpu bytes == cpu" "prove16-s$n.log" streams_pair 16 $n
+	done
+fi
+
 # The streamed-SRS path (points in double-buffered batches, partial sums
 # added on the host), forced with small batches so that every query spans
 # several of them.
 streamed() {
 	d=$W/k14
 	CUZK_GPU_STREAM_BATCH=1000 "$CUZK" prove --params "$d/c.params" --witness "$d/c.witness" \
-		--out "$d/streamed.proof" --backend gpu --seed $SEED && cmp "$d/cpu.proof" "$d/streamed.proof"
+		--out "$d/streamed.proof" --backend gpu --seed $SEED && cmp "$d/cpu.proof" "$d/streamed.proof" &&
+		CUZK_GPU_STREAM_BATCH=1000 CUZK_GPU_MSM_STREAMS=5 "$CUZK" prove --params "$d/c.params" \
+			--witness "$d/c.witness" --out "$d/streamed-s5.proof" --backend gpu --seed $SEED &&
+		cmp "$d/cpu.proof" "$d/streamed-s5.proof"
+}
+# A bad stream count is refused by name, before any proof.
+bad_streams() {
+	d=$W/k14
+	! CUZK_GPU_MSM_STREAMS=7 "$CUZK" prove --params "$d/c.params" --witness "$d/c.witness" \
+		--out "$d/bad.proof" --backend gpu --seed $SEED 2>"$d/bad.err" &&
+		grep -q "CUZK_GPU_MSM_STREAMS" "$d/bad.err" && cat "$d/bad.err"
 }
 # A budget that cannot hold one proof fails up front with a VRAM error (no
 # CUDA out-of-memory half-way through).
@@ -128,12 +165,18 @@ too_small() {
 }
 if [ -f "$W/k14/cpu.proof" ]; then
 	step "prove 2^14, SRS streamed in 1000-point batches == cpu" streamed.log streamed
+	step "prove 2^14, CUZK_GPU_MSM_STREAMS=7: refused by name" bad-streams.log bad_streams
 fi
 if [ -f "$W/k16/c.witness" ]; then
 	step "prove 2^16 in a 24 MiB budget: clear VRAM error" small.log too_small
 fi
 
 CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+sanitize_streams() {   # tool
+	CUZK_GPU_MSM_STREAMS=5 timeout "${SANITIZER_TIMEOUT:-300}" "$CS" --tool "$1" --error-exitcode 1 \
+		"$CUZK" prove --params "$W/k16/c.params" --witness "$W/k16/c.witness" --out "$W/k16/san-s5.proof" \
+		--backend gpu --seed $SEED && cmp "$W/k16/cpu.proof" "$W/k16/san-s5.proof"
+}
 if [ "${SANITIZE:-1}" = 0 ]; then
 	row "compute-sanitizer" SKIP "SANITIZE=0"
 elif [ -x "$CS" ] && [ -f "$W/k16/c.witness" ]; then
@@ -141,6 +184,10 @@ elif [ -x "$CS" ] && [ -f "$W/k16/c.witness" ]; then
 		step "compute-sanitizer $tool, 2^16 proof" "sanitizer-$tool.log" \
 			timeout "${SANITIZER_TIMEOUT:-300}" "$CS" --tool "$tool" --error-exitcode 1 "$CUZK" prove --params "$W/k16/c.params" \
 			--witness "$W/k16/c.witness" --out "$W/k16/san.proof" --backend gpu --seed $SEED
+		# The five MSMs at once, from five host threads on five streams,
+		# and still the CPU's bytes.
+		step "compute-sanitizer $tool, 2^16 proof, 5 MSM streams" "sanitizer-$tool-s5.log" \
+			sanitize_streams "$tool"
 		# A 2^16 proof's NTTs run one tile a block: with three blocks each
 		# runs ~10, through the next-tile prefetch.
 		for spec in "" "--coset"; do
