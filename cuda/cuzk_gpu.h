@@ -34,8 +34,8 @@ int cuzk_gpu_device_count(void);
  * resident) in batches of N points.  $CUZK_GPU_MSM_STREAMS: how many of a
  * proof's five MSMs run at once, each on its own stream with its own
  * scratch (resident SRS only; a streamed one keeps them in a row): 1..5
- * exactly, or auto (as many as the VRAM budget leaves room for); unset, 1
- * (one after another, as before it existed).  Returns 0, -CUZK_E_INVAL (no
+ * exactly, or auto (as many as the VRAM budget leaves room for); unset,
+ * auto for domains up to 2^20 and 1 above (where one MSM fills the GPU).  Returns 0, -CUZK_E_INVAL (no
  * such device, or a bad $CUZK_GPU_MSM_STREAMS, checked first), -CUZK_E_VRAM
  * or -CUZK_E_GPU. */
 int cuzk_gpu_open(cuzk_gpu_dev **ret, int device, size_t vram_budget, cuzk_error *err);

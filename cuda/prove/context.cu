@@ -92,6 +92,8 @@ proof_layout plan_proof(size_t num_constraints, size_t num_inputs, size_t num_au
 	auto total_for = [&](unsigned k) { return fixed + k * L.msm_bytes; };
 	// The streamed path's batches go through one pair of buffers, one MSM
 	// at a time (prove.cu, run_msm): its MSMs stay in a row.
+	if (msm_streams == MSM_STREAMS_SMALL)
+		msm_streams = L.log_m <= MSM_STREAMS_SMALL_LOG ? MSM_STREAMS_AUTO : 1;
 	unsigned k = 1;
 	if (!stream_batch && msm_streams != MSM_STREAMS_AUTO)
 		k = std::max(1u, std::min(msm_streams, MSM_STREAMS_MAX));

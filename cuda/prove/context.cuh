@@ -38,15 +38,22 @@ size_t stream_batch_for(size_t budget_bytes);
 // 2^16 each of the five is latency-bound (a few hundred thousand additions,
 // short launches, two host syncs), so one at a time leaves the GPU mostly
 // idle.  At most one stream per query; MSM_STREAMS_AUTO lets plan_proof
-// pick from the budget.  The default stays 1 (one after another, the order
-// of before) until the concurrent schedule is measured on a GPU.
+// pick from the budget.  The default, MSM_STREAMS_SMALL, is auto for
+// domains up to 2^MSM_STREAMS_SMALL_LOG and 1 above: measured on an H200
+// (2026-12-02, docs/BENCHMARKS.md), a 2^16 proof takes 10.3 ms with 5
+// streams against 15.3 with 1, 2^20 54.2 against 55.2; above that each MSM
+// fills the GPU alone and extra streams only cost VRAM (GBs of scratch at
+// 2^27, beside a second worker's proof).
 constexpr unsigned MSM_STREAMS_MAX = 5;
 constexpr unsigned MSM_STREAMS_AUTO = 0;
-constexpr unsigned MSM_STREAMS_DEFAULT = 1;
+constexpr unsigned MSM_STREAMS_SMALL = MSM_STREAMS_MAX + 1;
+constexpr unsigned MSM_STREAMS_SMALL_LOG = 20;
+constexpr unsigned MSM_STREAMS_DEFAULT = MSM_STREAMS_SMALL;
 static_assert(CUZK_GPU_LANE_COMPUTE_2 + MSM_STREAMS_MAX - 1 == CUZK_GPU_LANE_COMPUTE_6,
 	      "one timeline lane per MSM stream");
 // $CUZK_GPU_MSM_STREAMS: 1..MSM_STREAMS_MAX, or "auto" (MSM_STREAMS_AUTO);
 // unset or empty, MSM_STREAMS_DEFAULT.  Anything else is CUZK_E_INVAL.
+// plan_proof resolves MSM_STREAMS_SMALL by the domain.
 unsigned msm_streams_from_env();
 
 // A resident SRS: all five point arrays in one allocation; h in bit-reversed
@@ -83,7 +90,8 @@ struct proof_layout {
 };
 
 // stream_batch: points per streamed batch (0 when the SRS is resident).
-// msm_streams: 1..MSM_STREAMS_MAX scratch areas exactly (forced), or
+// msm_streams: 1..MSM_STREAMS_MAX scratch areas exactly (forced),
+// MSM_STREAMS_SMALL (auto up to 2^MSM_STREAMS_SMALL_LOG, else 1), or
 // MSM_STREAMS_AUTO: the most whose workspace, with one more single-stream
 // workspace of the same proof beside it (the device's other worker),
 // fits in room bytes.  A streamed SRS gets 1 either way.
@@ -132,7 +140,7 @@ struct cuzk_gpu_dev {
 	size_t total_mem = 0;
 	size_t stream_batch = cuzk::STREAM_BATCH_POINTS;   // points per batch of a streamed SRS
 	bool never_resident = false;                 // tests: stream every SRS
-	unsigned msm_streams = cuzk::MSM_STREAMS_DEFAULT;   // $CUZK_GPU_MSM_STREAMS (MSM_STREAMS_AUTO: from the budget)
+	unsigned msm_streams = cuzk::MSM_STREAMS_DEFAULT;   // $CUZK_GPU_MSM_STREAMS (AUTO, SMALL: from the budget)
 	std::unique_ptr<cuzk::vram_budget> budget;
 	cuzk::ntt_tables ntt;
 	std::mutex load_mu;                                      // one SRS upload at a time

@@ -235,7 +235,8 @@ extern "C" int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, c
 		const size_t n_a = srs->n_a, n_b = srs->n_b_g1;
 		std::shared_ptr<const srs_resident> res = dev->find_srs(srs->key);
 		const size_t batch = res ? 0 : dev->stream_batch;
-		const size_t room = dev->msm_streams == MSM_STREAMS_AUTO ? dev->workspace_room() : 0;
+		const size_t room = dev->msm_streams == MSM_STREAMS_AUTO || dev->msm_streams == MSM_STREAMS_SMALL
+					    ? dev->workspace_room() : 0;
 		const proof_layout L = plan_proof(nc, ni, na, n_a, n_b, batch, dev->msm_streams, room);
 		if (srs->n_h != L.m - 1 || srs->n_l != na || n_a < ni || srs->n_b_g2 != n_b)
 			gpu_fail(CUZK_E_MISMATCH, "params and witness disagree in shape (h %zu/%zu, l %zu/%zu, "

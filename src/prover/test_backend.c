@@ -84,14 +84,15 @@ static void check_backend(const struct groth16_backend *be, const groth16_params
 
 /* $CUZK_GPU_MSM_STREAMS: a bad value is refused when a device is opened,
  * before the device is looked at (so that part runs without one); with a
- * device, every count of streams and auto prove the bytes of one stream,
+ * device, every count of streams, auto and the default (empty) prove the
+ * bytes of one stream,
  * and the MSMs of more than one stream are on their own timeline lanes
  * ("compute 2" ..), those of one stream on "compute". */
 static void check_msm_streams(const groth16_params *p, const groth16_witness_view *w)
 {
 #ifdef CUZK_HAVE_CUDA
 	static const char *const bad[] = { "0", "6", "x", "2x", "-1", " 3", "auto5", "55" };
-	static const char *const good[] = { "1", "2", "3", "4", "5", "auto" };
+	static const char *const good[] = { "1", "2", "3", "4", "5", "auto", "" };
 	static groth16_timings tm;
 	const struct groth16_backend *be = &groth16_backend_gpu;
 	uint8_t one[GROTH16_PROOF_SIZE], bytes[GROTH16_PROOF_SIZE];
@@ -127,7 +128,8 @@ static void check_msm_streams(const groth16_params *p, const groth16_witness_vie
 				const char *l = tm.span[j].lane;   /* "compute 2" .. "compute 6" */
 				on_extra += strncmp(l, "compute ", 8) == 0 && l[8] >= '2' && l[8] <= '6' && !l[9];
 			}
-			/* auto at 2^8 in a whole device's budget has room for all five */
+			/* auto at 2^8 in a whole device's budget has room for all five;
+			 * so has the default ("": auto up to 2^20) */
 			const int side_by_side = strcmp(good[i], "1") != 0;
 			CHECK_MSG(msms == 5 && on_extra == (side_by_side ? 5u : 0u),
 				  "CUZK_GPU_MSM_STREAMS=%s: %u MSM spans, %u on extra streams", good[i], msms, on_extra);
