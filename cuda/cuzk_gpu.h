@@ -144,8 +144,8 @@ typedef struct cuzk_gpu_timings {
  * layout: acc += part, acc = 2·acc.  Each MSM ends with one window sum per
  * c-bit window, to be combined by ~255 doublings in a row: a single GPU
  * thread needs ~8 ms for that, the host's curve code ~0.1 ms, so the MSMs
- * hand the window sums to these.  When the SRS is streamed, each MSM yields
- * one partial sum per batch of points, which g*_acc adds. */
+ * hand the window sums to these.  When the SRS is streamed, each MSM keeps
+ * its buckets on the device from batch to batch and ends the same way. */
 typedef struct cuzk_gpu_host_ops {
 	void (*g1_acc)(uint64_t acc[18], const uint64_t part[18]);
 	void (*g2_acc)(uint64_t acc[36], const uint64_t part[36]);

@@ -30,8 +30,9 @@ enum cuzk_msm_pattern {
  * GPU MSM and compares it with (Σ s_i·k_i mod r)·G computed on the host: a
  * reference that shares no MSM code.  Scalars go in Montgomery form when
  * montgomery != 0.  The MSM runs twice: with the windows combined on the
- * device, and (when ops is not NULL) by ops on the host.
- * -CUZK_E_MISMATCH when a result differs. */
+ * device, and (when ops is not NULL) by ops on the host; then as a batched
+ * MSM (cuzk_msm_g*_batch) in three batches, and for n <= 64 in batches of
+ * one point.  -CUZK_E_MISMATCH when a result differs. */
 int cuzk_msm_check(int curve, size_t n, int pattern, int montgomery, uint64_t seed, const cuzk_gpu_host_ops *ops,
 		   cuzk_error *err);
 

@@ -22,6 +22,7 @@
 #ifndef CUZK_CUDA_MSM_PIPPENGER_CUH
 #define CUZK_CUDA_MSM_PIPPENGER_CUH
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
@@ -133,12 +134,14 @@ struct window_levels {
 // maximum over at most 29 plans.  The cost model counts mixed additions in the
 // buckets (m per window) against bucket reduction (two full additions, ~1.5
 // mixed each, per bucket per window).
-inline plan_t make_plan(unsigned k)
+inline plan_t make_plan(unsigned k, unsigned c_max = C_MAX, unsigned k_pairs = 0)
 {
+	if (!k_pairs)
+		k_pairs = k;
 	double m = k ? 0.75 * double(size_t(1) << k) : 0;
 	plan_t p;
 	double best = 0;
-	for (unsigned c = C_MIN; c <= C_MAX; c++) {
+	for (unsigned c = C_MIN; c <= c_max; c++) {
 		unsigned w = (255 + c - 1) / c;
 		double cost = w * (m + 3.0 * double(size_t(1) << (c - 1)));
 		if (!p.c || cost < best) {
@@ -148,9 +151,22 @@ inline plan_t make_plan(unsigned k)
 	}
 	p.windows = (255 + p.c - 1) / p.c;
 	p.buckets = size_t(1) << (p.c - 1);
-	size_t g = k >= 28 ? 1 : PAIRS_CAP >> k;   // m < 2^k, so m·g <= PAIRS_CAP
+	size_t g = k_pairs >= 28 ? 1 : PAIRS_CAP >> k_pairs;   // m < 2^k_pairs, so m·g <= PAIRS_CAP
 	p.group = unsigned(g < 1 ? 1 : g > p.windows ? p.windows : g);
 	return p;
+}
+
+// An MSM whose points come in batches (a streamed SRS: the points do not
+// fit the device at once) keeps its buckets from batch to batch and reduces
+// the windows once, after the last: one plan for the whole MSM, c from its
+// total size but at most C_BATCHED_MAX (two bucket arrays, the running one
+// and the batch's, of 15 windows x 2^16 XYZZ points: 189 MiB each for G1,
+// 377 for G2; c = 18 has the same 15 windows, 19 would take 1.4 GiB each
+// for G2), and the sort group from the batch's size.
+constexpr unsigned C_BATCHED_MAX = 17;
+inline plan_t make_batched_plan(size_t n_total, size_t n_batch)
+{
+	return make_plan(bitlen(n_total), C_BATCHED_MAX, bitlen(n_batch));
 }
 
 // Selects scalars of one kind (cub::DeviceSelect::If predicate over indices).
@@ -165,26 +181,37 @@ struct scalar_is {
 	}
 };
 
+// n_total: 0 for a whole MSM of n points, else the total of a batched MSM
+// whose batches have at most n points (run_buckets and run_ones then hold
+// its running sums between batches).
 template <class F> struct scratch_layout {
 	size_t ones_idx, dense_idx, counts, cub_tmp, cub_bytes, keys[2], vals[2], buckets, heads[2], tails, ends, max_run,
-		partials, red[2], lvl_a, lvl_r, lvl_sums, wsums, ones_sum, result, total;
+		partials, red[2], lvl_a, lvl_r, lvl_sums, wsums, ones_sum, result, run_buckets, run_ones, total;
 	size_t pairs, nbuckets, nparts, nred, nlvl;
 
-	explicit scratch_layout(size_t n)
+	explicit scratch_layout(size_t n, size_t n_total = 0)
 	{
 		pairs = nbuckets = nparts = nred = nlvl = 0;
 		size_t sel_bytes = 0, sort_bytes = 0;
-		for (unsigned k = 1; k <= bitlen(n); k++) {
-			plan_t p = make_plan(k);
-			size_t m = k >= 64 ? n : ((size_t(1) << k) - 1 < n ? (size_t(1) << k) - 1 : n);
-			size_t e = m * p.group;
-			size_t nb = p.windows * p.buckets;
-			window_levels wl(p.windows, p.buckets, chunk_threads<F>::value);
-			pairs = e > pairs ? e : pairs;
-			nbuckets = nb > nbuckets ? nb : nbuckets;
-			nlvl = wl.total_segs > nlvl ? wl.total_segs : nlvl;
-			nparts = wl.total_segs > nparts ? wl.total_segs : nparts;
-		}
+		// Every plan a call may make: a whole MSM's follows its dense count
+		// m <= n (k = bitlen(m)); a batched one's windows follow its total
+		// (any up to n_total) and its sort group the batch's own size
+		// (kp = bitlen of any batch up to n points, m below 2^kp; a batch
+		// is no larger than its total, so kp <= k).
+		auto below = [n](unsigned k) { return k >= 64 || (size_t(1) << k) - 1 >= n ? n : (size_t(1) << k) - 1; };
+		const unsigned kmax = bitlen(n_total ? n_total : n), kpmax = n_total ? bitlen(n) : 1;
+		for (unsigned k = 1; k <= kmax; k++)
+			for (unsigned kp = 1; kp <= std::min(kpmax, n_total ? k : 1u); kp++) {
+				plan_t p = n_total ? make_plan(k, C_BATCHED_MAX, kp) : make_plan(k);
+				size_t m = below(n_total ? kp : k);
+				size_t e = m * p.group;
+				size_t nb = p.windows * p.buckets;
+				window_levels wl(p.windows, p.buckets, chunk_threads<F>::value);
+				pairs = e > pairs ? e : pairs;
+				nbuckets = nb > nbuckets ? nb : nbuckets;
+				nlvl = wl.total_segs > nlvl ? wl.total_segs : nlvl;
+				nparts = wl.total_segs > nparts ? wl.total_segs : nparts;
+			}
 		if (nparts < CHUNKS_CAP)
 			nparts = CHUNKS_CAP;   // partials also hold the ones' per-thread sums
 		nred = (nparts + RBLOCK * RPER - 1) / (RBLOCK * RPER) + MAX_WINDOWS;
@@ -203,6 +230,18 @@ template <class F> struct scratch_layout {
 			off += (bytes + 255) & ~size_t(255);
 			return at;
 		};
+		// A batched MSM's running sums come first: their place depends on
+		// n_total only, so every batch (the last may be shorter) finds them.
+		run_buckets = run_ones = 0;
+		if (n_total) {
+			size_t run_nb = 0;
+			for (unsigned k = 1; k <= bitlen(n_total); k++) {
+				plan_t p = make_plan(k, C_BATCHED_MAX);
+				run_nb = std::max(run_nb, size_t(p.windows) * p.buckets);
+			}
+			run_ones = take(P);
+			run_buckets = take(P * run_nb);
+		}
 		ones_idx = take(4 * n);
 		dense_idx = take(4 * n);
 		counts = take(2 * sizeof(int));
@@ -274,6 +313,24 @@ template <class A, class F> __device__ __forceinline__ const xyzz_t<A> *as_arith
 }
 
 // ---- kernels -----------------------------------------------------------------
+
+// acc[i] += part[i]: a batch's buckets (or ones' sum) into the running ones
+// of a batched MSM.  Most of a batch's buckets are hit (2^16 per window
+// against millions of pairs), so this costs ~1% of the batch's additions.
+template <class F>
+__global__ void __launch_bounds__(BLOCK) merge_into(xyzz_t<F> *acc_f, const xyzz_t<F> *part_f, size_t count)
+{
+	using A = typename reduce_arith<F>::type;
+	size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+	if (i >= count)
+		return;
+	const xyzz_t<A> p = as_arith<A>(part_f)[i];
+	if (is_inf(p))
+		return;
+	xyzz_t<A> a = as_arith<A>(acc_f)[i];
+	add(a, p);
+	as_arith<A>(acc_f)[i] = a;
+}
 
 // Each thread sums a contiguous run of the listed points (the ones).
 template <class F>
@@ -810,13 +867,24 @@ void host_horner(const host_curve<F> &hc, const jacobian_t<F> *jac, unsigned win
 	*out = acc;
 }
 
+// One batch of a batched MSM (msm.cuh, cuzk_msm_g1_batch): n_total points
+// in all; the first batch clears the running sums, the last reduces them
+// into h_out (which the others leave alone).
+struct batch_t {
+	size_t n_total;
+	bool first, last;
+};
+
 template <class F>
 void run(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobian_t<F> *h_out, void *d_scratch,
-	 size_t scratch_bytes, cudaStream_t s, profile_t *prof = nullptr, const cuzk_gpu_host_ops *ops = nullptr)
+	 size_t scratch_bytes, cudaStream_t s, profile_t *prof = nullptr, const cuzk_gpu_host_ops *ops = nullptr,
+	 const batch_t *batch = nullptr)
 {
 	using P = xyzz_t<F>;
-	if (n > (size_t(1) << 28))
-		gpu_fail(CUZK_E_INVAL, "msm: %zu points is more than the 2^28 supported", n);
+	if (n > (size_t(1) << 28) || (batch && batch->n_total > (size_t(1) << 28)))
+		gpu_fail(CUZK_E_INVAL, "msm: %zu points is more than the 2^28 supported", batch ? batch->n_total : n);
+	if (batch && (n == 0 || n > batch->n_total))
+		gpu_fail(CUZK_E_INVAL, "msm: a batch of %zu points in an MSM of %zu", n, batch->n_total);
 	if (n && (!d_bases || !d_scalars || !h_out))
 		gpu_fail(CUZK_E_INVAL, "msm: null bases, scalars or output");
 	if (reinterpret_cast<uintptr_t>(d_bases) % 16 || reinterpret_cast<uintptr_t>(d_scalars) % 8)
@@ -829,7 +897,7 @@ void run(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobi
 	const bool print_prof = !prof && getenv("CUZK_MSM_PROFILE");
 	if (print_prof)
 		prof = &own_prof;
-	scratch_layout<F> L(n);
+	scratch_layout<F> L(n, batch ? batch->n_total : 0);
 	if (!d_scratch || scratch_bytes < L.total)
 		gpu_fail(CUZK_E_INVAL, "msm: scratch of %zu bytes, %zu needed for %zu points", scratch_bytes,
 			 L.total, n);
@@ -845,6 +913,14 @@ void run(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobi
 	P *wsums = static_cast<P *>(at(L.wsums));
 	P *ones_sum = static_cast<P *>(at(L.ones_sum));
 	jacobian_t<F> *d_result = static_cast<jacobian_t<F> *>(at(L.result));
+	// A batched MSM's plan is the whole MSM's, fixed before any split.
+	const plan_t batch_plan = batch ? make_batched_plan(batch->n_total, n) : plan_t{};
+	P *run_buckets = batch ? static_cast<P *>(at(L.run_buckets)) : nullptr;
+	P *run_ones = batch ? static_cast<P *>(at(L.run_ones)) : nullptr;
+	if (batch && batch->first) {
+		CUDA_OK(cudaMemsetAsync(run_buckets, 0, size_t(batch_plan.windows) * batch_plan.buckets * sizeof(P), s));
+		CUDA_OK(cudaMemsetAsync(run_ones, 0, sizeof(P), s));
+	}
 
 	int dev = 0, sms = 0;
 	CUDA_OK(cudaGetDevice(&dev));
@@ -889,10 +965,16 @@ void run(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobi
 	}
 	clock.mark(PH_ONES);
 
+	if (batch) {
+		merge_into<F><<<1, 1, 0, s>>>(run_ones, ones_sum, 1);
+		CUDA_LAUNCHED("msm merge_into");
+	}
+
 	// 3. Pippenger on the rest
-	plan_t pl = make_plan(bitlen(m));
-	unsigned windows = m ? pl.windows : 0;
-	for (unsigned w0 = 0; w0 < windows; w0 += pl.group) {
+	plan_t pl = batch ? batch_plan : make_plan(bitlen(m));
+	// A batched MSM reduces all its windows at the end, whatever this batch had.
+	unsigned windows = batch || m ? pl.windows : 0;
+	for (unsigned w0 = 0; m && w0 < windows; w0 += pl.group) {
 		const unsigned g = w0 + pl.group <= windows ? pl.group : windows - w0;
 		const size_t npairs = m * g;
 		const uint32_t nb = uint32_t(g * pl.buckets);
@@ -936,12 +1018,28 @@ void run(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobi
 		CUDA_LAUNCHED("msm fixup");
 		clock.mark(PH_ACCUMULATE);
 	}
+	if (batch) {
+		const size_t nb = size_t(windows) * pl.buckets;
+		if (m) {
+			merge_into<F><<<blocks_for(nb, BLOCK), BLOCK, 0, s>>>(run_buckets, static_cast<const P *>(at(L.buckets)), nb);
+			CUDA_LAUNCHED("msm merge_into");
+			clock.mark(PH_ACCUMULATE);
+		}
+		if (!batch->last) {
+			if (prof) {
+				CUDA_OK(cudaStreamSynchronize(s));
+				clock.collect();
+			}
+			return;
+		}
+	}
+	const P *ones_src = batch ? run_ones : ones_sum;
 	// All windows' buckets are kept, so their reduction is one wide launch.
 	if (windows) {
 		const window_levels wl(windows, pl.buckets, chunk_threads<F>::value);
 		P *la = static_cast<P *>(at(L.lvl_a)), *lr = static_cast<P *>(at(L.lvl_r));
 		P *sums = static_cast<P *>(at(L.lvl_sums));
-		const P *in = static_cast<const P *>(at(L.buckets));
+		const P *in = batch ? run_buckets : static_cast<const P *>(at(L.buckets));
 		size_t stride = pl.buckets;
 		level_segs lv{wl.count, {}};
 		for (unsigned lvl = 0; lvl < wl.count; lvl++) {
@@ -963,8 +1061,8 @@ void run(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobi
 	const host_curve<F> hc(ops);
 	if (hc.usable()) {
 		// the windows' sums then the ones', as Jacobian, to the host
-		if (windows < MAX_WINDOWS)
-			CUDA_OK(cudaMemcpyAsync(wsums + windows, ones_sum, sizeof(P), cudaMemcpyDeviceToDevice, s));
+		if (wsums + windows != ones_src)
+			CUDA_OK(cudaMemcpyAsync(wsums + windows, ones_src, sizeof(P), cudaMemcpyDeviceToDevice, s));
 		to_jacobian_all<F><<<blocks_for(windows + 1, 32), 32, 0, s>>>(wsums, windows + 1, d_result);
 		CUDA_LAUNCHED("msm to_jacobian_all");
 		jacobian_t<F> jac[MAX_WINDOWS + 1];
@@ -972,12 +1070,12 @@ void run(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobi
 		clock.mark(PH_FINISH);
 		CUDA_OK(cudaStreamSynchronize(s));
 		const auto t0 = std::chrono::steady_clock::now();
-		host_horner(hc, jac, windows, m ? pl.c : 0, h_out);
+		host_horner(hc, jac, windows, windows ? pl.c : 0, h_out);
 		clock.collect();
 		if (prof)
 			prof->ms[PH_FINISH] += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 	} else {
-		finish<F><<<1, 1, 0, s>>>(wsums, windows, pl.c, ones_sum, d_result);
+		finish<F><<<1, 1, 0, s>>>(wsums, windows, pl.c, ones_src, d_result);
 		CUDA_LAUNCHED("msm finish");
 		CUDA_OK(cudaMemcpyAsync(h_out, d_result, sizeof(jacobian_t<F>), cudaMemcpyDeviceToHost, s));
 		clock.mark(PH_FINISH);
@@ -985,9 +1083,9 @@ void run(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobi
 		clock.collect();
 	}
 	if (prof) {
-		prof->c = m ? pl.c : 0;
+		prof->c = windows ? pl.c : 0;
 		prof->windows = windows;
-		prof->group = m ? pl.group : 0;
+		prof->group = windows ? pl.group : 0;
 		prof->ones = m1;
 		prof->dense = m;
 	}
@@ -1027,6 +1125,24 @@ void run_g2(const void *d_bases, const void *d_scalars, size_t n, bool mont, jac
 			cuzk::msm::run_##name(d_bases, d_scalars, n, scalars_montgomery != 0,          \
 					      static_cast<cuzk::jacobian_t<F> *>(h_out_jac), d_scratch, \
 					      scratch_bytes, s, nullptr, ops);                          \
+		});                                                                                   \
+	}                                                                                             \
+	extern "C" size_t cuzk_msm_##name##_batch_scratch_bytes(size_t n_batch, size_t n_total)      \
+	{                                                                                             \
+		return cuzk::msm::scratch_layout<F>(n_batch, std::max(n_batch, n_total)).total;      \
+	}                                                                                             \
+	extern "C" int cuzk_msm_##name##_batch(const void *d_bases, const void *d_scalars, size_t n, \
+					     size_t n_total, int flags, int scalars_montgomery,      \
+					     void *h_out_jac, const cuzk_gpu_host_ops *ops,          \
+					     void *d_scratch, size_t scratch_bytes, cudaStream_t s,  \
+					     cuzk_error *err)                                        \
+	{                                                                                             \
+		return cuzk::gpu_entry(err, [&] {                                            \
+			const cuzk::msm::batch_t b{n_total, (flags & CUZK_MSM_FIRST) != 0,             \
+						   (flags & CUZK_MSM_LAST) != 0};                      \
+			cuzk::msm::run<F>(d_bases, d_scalars, n, scalars_montgomery != 0,              \
+					  static_cast<cuzk::jacobian_t<F> *>(h_out_jac), d_scratch,     \
+					  scratch_bytes, s, nullptr, ops, &b);                          \
 		});                                                                                   \
 	}
 

@@ -82,7 +82,11 @@ proof_layout plan_proof(size_t num_constraints, size_t num_inputs, size_t num_au
 	const size_t n_g1 = std::max({L.m, num_aux, n_a, n_b, (size_t)1});
 	const size_t msm_n = stream_batch ? std::min(n_g1, stream_batch) : n_g1;
 	const size_t msm_n2 = stream_batch ? std::min(std::max<size_t>(n_b, 1), stream_batch) : std::max<size_t>(n_b, 1);
-	L.msm_bytes = align_up(std::max(cuzk_msm_g1_scratch_bytes(msm_n), cuzk_msm_g2_scratch_bytes(msm_n2)));
+	// A streamed SRS's MSMs are batched (msm.cuh): their running buckets
+	// stay in the scratch across batches, sized for the largest query.
+	L.msm_bytes = align_up(stream_batch ? std::max(cuzk_msm_g1_batch_scratch_bytes(msm_n, n_g1),
+						       cuzk_msm_g2_batch_scratch_bytes(msm_n2, std::max<size_t>(n_b, 1)))
+					    : std::max(cuzk_msm_g1_scratch_bytes(msm_n), cuzk_msm_g2_scratch_bytes(msm_n2)));
 	L.off_msm = o;
 	// Two buffers of one batch each, no larger than the largest query needs.
 	const size_t batch_pts = std::min(stream_batch, std::max(n_g1, n_b));
@@ -150,12 +154,14 @@ void upload(workspace &ws, void *dst, const void *src, size_t bytes, bool pinned
 
 } // namespace cuzk
 
-size_t cuzk::stream_batch_for(size_t budget_bytes)
+size_t cuzk::pick_stream_batch(size_t nc, size_t ni, size_t na, size_t n_a, size_t n_b, size_t room)
 {
-	size_t b = STREAM_BATCH_POINTS;
-	while (b > STREAM_BATCH_MIN && 2 * b * G2_AFF_BYTES > budget_bytes / 32)
-		b >>= 1;
-	return b;
+	auto total = [&](size_t b) { return plan_proof(nc, ni, na, n_a, n_b, b).total; };
+	for (unsigned copies = 2; copies >= 1; copies--)
+		for (size_t b = STREAM_BATCH_MAX; b >= STREAM_BATCH_MIN; b >>= 1)
+			if (copies * total(b) <= room)
+				return b;
+	return STREAM_BATCH_MIN;
 }
 
 std::unique_ptr<workspace> cuzk_gpu_dev::take_workspace(size_t bytes)
@@ -171,10 +177,12 @@ std::unique_ptr<workspace> cuzk_gpu_dev::take_workspace(size_t bytes)
 			std::unique_ptr<workspace> ws = std::move(*best);
 			idle.erase(best);
 			busy++;
+			busy_bytes += ws->mem.size();
 			return ws;
 		}
 		if (budget->try_reserve(bytes)) {
 			busy++;
+			busy_bytes += bytes;
 			const unsigned id = workspaces_made++;
 			g.unlock();
 			try {
@@ -182,6 +190,7 @@ std::unique_ptr<workspace> cuzk_gpu_dev::take_workspace(size_t bytes)
 			} catch (...) {
 				std::lock_guard<std::mutex> g2(mu);
 				busy--;
+				busy_bytes -= bytes;
 				throw;
 			}
 		}
@@ -205,11 +214,21 @@ void cuzk_gpu_dev::give_workspace(std::unique_ptr<workspace> ws)
 {
 	{
 		std::lock_guard<std::mutex> g(mu);
+		busy_bytes -= ws->mem.size();
 		idle.push_back(std::move(ws));
 		busy--;
 		returned++;
 	}
 	returned_cv.notify_all();
+}
+
+size_t cuzk_gpu_dev::proof_room()
+{
+	std::lock_guard<std::mutex> g(mu);
+	size_t room = budget->budget() - budget->reserved() + busy_bytes;
+	for (const auto &ws : idle)
+		room += ws->mem.size();
+	return room;
 }
 
 size_t cuzk_gpu_dev::workspace_room()
@@ -264,7 +283,6 @@ extern "C" int cuzk_gpu_open(cuzk_gpu_dev **ret, int device, size_t budget_bytes
 		dev->device = device;
 		dev->total_mem = total_b;
 		dev->msm_streams = msm_streams;
-		dev->stream_batch = stream_batch_for(budget_bytes);
 		if ((env = getenv("CUZK_GPU_STREAM_BATCH")) && *env) {
 			dev->stream_batch = std::max<size_t>(1, strtoull(env, nullptr, 10));
 			dev->never_resident = true;

@@ -24,15 +24,16 @@ constexpr size_t G1_AFF_BYTES = 96, G2_AFF_BYTES = 192;
 // 64 MiB chunks keep the ring small next to a 17 GB witness and still
 // amortise the per-copy latency (~10 us) to nothing.
 constexpr size_t STAGING_CHUNK = (size_t)64 << 20;
-// Points per batch when the SRS is streamed (not resident): at most 2^22
-// (G2 points: 768 MiB per buffer, two buffers), at least 2^18, and within
-// those the largest power of two whose two G2 buffers take no more than
-// 1/32 of the VRAM budget (stream_batch_for): 2^20 for a 16 GB card, so
-// that with the aux values in A's memory a 2^27 partition's streamed proof
-// fits it (12 GiB of a, b, c, 1.2 GiB of batches and MSM scratch).
-constexpr size_t STREAM_BATCH_POINTS = (size_t)1 << 22;
+// Points per batch when the SRS is streamed (not resident): a power of two
+// from 2^18 to 2^24, the largest whose proof workspace fits the budget twice
+// (two proofs side by side, a daemon's two workers), else once
+// (pick_stream_batch).  Each batch is a whole MSM (its window sums, its host
+// syncs), so small batches cost compute, not PCIe: on an H200 a 2^27
+// partition under a 16 GiB budget streamed h in 2^20-point batches at 55
+// GB/s in 215 ms of copies, against 1213 ms of its 116 batches' MSMs
+// (10.5 ms each, where one 2^27 MSM costs 6.6 ms per 2^20 points).
+constexpr size_t STREAM_BATCH_MAX = (size_t)1 << 24;
 constexpr size_t STREAM_BATCH_MIN = (size_t)1 << 18;
-size_t stream_batch_for(size_t budget_bytes);
 
 // A proof's MSMs side by side ($CUZK_GPU_MSM_STREAMS, read at open): at
 // 2^16 each of the five is latency-bound (a few hundred thousand additions,
@@ -97,6 +98,11 @@ struct proof_layout {
 // fits in room bytes.  A streamed SRS gets 1 either way.
 proof_layout plan_proof(size_t num_constraints, size_t num_inputs, size_t num_aux, size_t n_a, size_t n_b,
 			size_t stream_batch, unsigned msm_streams = 1, size_t room = 0);
+// The points per batch of a streamed SRS for this shape, given room bytes
+// for one proof's workspace (STREAM_BATCH_MAX above); STREAM_BATCH_MIN when
+// not even that fits (take_workspace then fails with CUZK_E_VRAM).
+size_t pick_stream_batch(size_t num_constraints, size_t num_inputs, size_t num_aux, size_t n_a, size_t n_b,
+			 size_t room);
 
 struct workspace {
 	budgeted_mem mem;
@@ -138,7 +144,7 @@ struct workspace {
 struct cuzk_gpu_dev {
 	int device = 0;
 	size_t total_mem = 0;
-	size_t stream_batch = cuzk::STREAM_BATCH_POINTS;   // points per batch of a streamed SRS
+	size_t stream_batch = 0;                     // tests ($CUZK_GPU_STREAM_BATCH): fixed batch points
 	bool never_resident = false;                 // tests: stream every SRS
 	unsigned msm_streams = cuzk::MSM_STREAMS_DEFAULT;   // $CUZK_GPU_MSM_STREAMS (AUTO, SMALL: from the budget)
 	std::unique_ptr<cuzk::vram_budget> budget;
@@ -149,6 +155,7 @@ struct cuzk_gpu_dev {
 	std::list<cuzk::srs_pinned> pinned_srs;                  // streamed SRS sets, page-locked
 	std::vector<std::unique_ptr<cuzk::workspace>> idle;      // workspaces not in use
 	unsigned busy = 0;                                       // workspaces in use
+	size_t busy_bytes = 0;                                   // their sizes
 	unsigned long returned = 0;                              // give_workspace calls so far
 	unsigned workspaces_made = 0;                            // ids of new workspaces
 	std::condition_variable returned_cv;
@@ -160,6 +167,10 @@ struct cuzk_gpu_dev {
 	// Bytes a new workspace could have now without waiting: the budget not
 	// reserved, and the idle arenas take_workspace would give back for it.
 	size_t workspace_room();
+	// Bytes one proof's workspace could ever have: the budget less what
+	// stays reserved (resident SRS sets, the NTT tables), whatever the
+	// workspaces now hold.
+	size_t proof_room();
 	std::shared_ptr<const cuzk::srs_resident> find_srs(const void *key);
 };
 

@@ -23,6 +23,8 @@ namespace {
 
 using msm_fn = int (*)(const void *, const void *, size_t, int, void *, const cuzk_gpu_host_ops *, void *, size_t,
 		       cudaStream_t, cuzk_error *);
+using msm_batch_fn = int (*)(const void *, const void *, size_t, size_t, int, int, void *, const cuzk_gpu_host_ops *,
+			     void *, size_t, cudaStream_t, cuzk_error *);
 
 double ms_since(std::chrono::steady_clock::time_point t0)
 {
@@ -48,6 +50,7 @@ struct msm_query {
 	const char *name;
 	const char *span_msm, *span_srs;   // timeline names: "msm h", "srs h"
 	msm_fn fn;
+	msm_batch_fn batch_fn;    // the streamed SRS's: one MSM over the batches
 	size_t point_bytes;
 	const void *dev_bases;    // resident SRS, or nullptr: stream host_bases
 	const void *host_bases;
@@ -56,7 +59,6 @@ struct msm_query {
 	int montgomery;
 	uint64_t *out;            // Jacobian, host layout
 	size_t out_words;
-	void (*acc)(uint64_t *, const uint64_t *);
 	const cuzk_gpu_host_ops *ops;
 };
 
@@ -76,6 +78,15 @@ void msm_call(const msm_query &q, const void *bases, const fr_t *scalars, size_t
 	cuzk_error e{};
 	if (q.fn(bases, scalars, n, q.montgomery, out, q.ops, ln.scratch, ln.scratch_bytes, ln.stream, &e))
 		gpu_fail(e.code, "MSM of query %s (%zu points): %s", q.name, n, e.msg);
+}
+
+// Batch [at, at + n) of query q's streamed MSM (bases: the batch's points).
+void msm_batch_call(const msm_query &q, const void *bases, size_t at, size_t n, int flags, const msm_lane &ln)
+{
+	cuzk_error e{};
+	if (q.batch_fn(bases, q.scalars + at, n, q.n, flags, q.montgomery, q.out, q.ops, ln.scratch, ln.scratch_bytes,
+		       ln.stream, &e))
+		gpu_fail(e.code, "MSM of query %s (points %zu..%zu of %zu): %s", q.name, at, at + n, q.n, e.msg);
 }
 
 // The MSM's spans (one per streamed batch) in spans: the first and the last.
@@ -101,13 +112,15 @@ span_range run_msm(const msm_query &q, workspace &ws, const proof_layout &L, con
 		gpu_fail(CUZK_E_INTERNAL, "MSM of query %s: a streamed SRS with %u MSM streams", q.name,
 			 L.msm_streams);
 	// Streamed: batch k's points are copied into buffer k % 2 while the MSM
-	// of batch k-1 runs; partial sums are added on the host.
+	// takes batch k-1 into its buckets; the windows are reduced after the
+	// last (msm.cuh, batched MSM).
 	char *buf[2] = {ws.mem.as<char>() + L.off_stream, ws.mem.as<char>() + L.off_stream + L.stream_bytes / 2};
-	event_t copied[2];
-	uint64_t part[36];
+	event_t copied[2], used[2];
 	const size_t B = batch;
 	auto issue = [&](size_t k) {
 		const size_t at = k * B, cnt = std::min(B, q.n - at);
+		if (k >= 2)   // the buffer's previous batch must be in the buckets
+			used[k & 1].wait_on(ws.copy);
 		const size_t sp = spans.begin(q.span_srs, CUZK_GPU_LANE_COPY, ws.copy);
 		CUDA_OK(cudaMemcpyAsync(buf[k & 1], static_cast<const char *>(q.host_bases) + at * q.point_bytes,
 					cnt * q.point_bytes, cudaMemcpyHostToDevice, ws.copy));
@@ -118,19 +131,20 @@ span_range run_msm(const msm_query &q, workspace &ws, const proof_layout &L, con
 	size_t first = 0, last = 0;
 	issue(0);
 	for (size_t k = 0; k < batches; k++) {
-		// The MSM of batch k-1 returned (it is synchronous), so its
-		// buffer, the one batch k+1 fills, is free.
+		// Batch k+1 fills the buffer of batch k-1 once the MSM's stream
+		// is past it (used[], recorded below): a batch's call returns
+		// after its split, before its accumulation has run.
 		if (k + 1 < batches)
 			issue(k + 1);
 		copied[k & 1].wait_on(ln.stream);
 		const size_t at = k * B, cnt = std::min(B, q.n - at);
 		const size_t sp = spans.begin(q.span_msm, ln.lane, ln.stream);
 		first = k ? first : sp;
-		msm_call(q, buf[k & 1], q.scalars + at, cnt, k ? part : q.out, ln);
+		msm_batch_call(q, buf[k & 1], at, cnt, (k == 0 ? CUZK_MSM_FIRST : 0) | (k + 1 == batches ? CUZK_MSM_LAST : 0),
+			       ln);
 		spans.end(sp, ln.stream);
+		used[k & 1].record(ln.stream);
 		last = sp;
-		if (k)
-			q.acc(q.out, part);
 	}
 	return {first, last};
 }
@@ -234,7 +248,9 @@ extern "C" int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, c
 		// device's copy before anything is compacted (density.cuh).
 		const size_t n_a = srs->n_a, n_b = srs->n_b_g1;
 		std::shared_ptr<const srs_resident> res = dev->find_srs(srs->key);
-		const size_t batch = res ? 0 : dev->stream_batch;
+		const size_t batch = res ? 0
+				   : dev->stream_batch ? dev->stream_batch
+						       : pick_stream_batch(nc, ni, na, n_a, n_b, dev->proof_room());
 		const size_t room = dev->msm_streams == MSM_STREAMS_AUTO || dev->msm_streams == MSM_STREAMS_SMALL
 					    ? dev->workspace_room() : 0;
 		const proof_layout L = plan_proof(nc, ni, na, n_a, n_b, batch, dev->msm_streams, room);
@@ -242,8 +258,6 @@ extern "C" int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, c
 			gpu_fail(CUZK_E_MISMATCH, "params and witness disagree in shape (h %zu/%zu, l %zu/%zu, "
 				 "a %zu, b_g1 %zu, b_g2 %zu, %zu inputs)", srs->n_h, L.m - 1, srs->n_l, na, n_a, n_b,
 				 srs->n_b_g2, ni);
-		if (!res && (!ops || !ops->g1_acc || !ops->g2_acc))
-			gpu_fail(CUZK_E_INVAL, "a streamed SRS needs the host's point addition");
 
 		workspace_lease lease{dev, nullptr};
 		try {
@@ -328,16 +342,16 @@ extern "C" int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, c
 			upload_rest();
 		}
 		const int mont = w->montgomery ? 1 : 0;
-		msm_query q_h{"h", "msm h", "srs h", cuzk_msm_g1, G1_AFF_BYTES, res ? res->h : nullptr, srs->h, h_scalars, L.m - 1,
-			      1, out->h, 18, ops ? ops->g1_acc : nullptr, ops};
-		msm_query q_l{"l", "msm l", "srs l", cuzk_msm_g1, G1_AFF_BYTES, res ? res->l : nullptr, srs->l, aux, na, mont, out->l,
-			      18, ops ? ops->g1_acc : nullptr, ops};
-		msm_query q_a{"a", "msm a", "srs a", cuzk_msm_g1, G1_AFF_BYTES, res ? res->a : nullptr, srs->a, Bv, n_a, mont, out->a,
-			      18, ops ? ops->g1_acc : nullptr, ops};
-		msm_query q_b1{"b_g1", "msm b_g1", "srs b_g1", cuzk_msm_g1, G1_AFF_BYTES, res ? res->b_g1 : nullptr, srs->b_g1, C, n_b, mont,
-			       out->b_g1, 18, ops ? ops->g1_acc : nullptr, ops};
-		msm_query q_b2{"b_g2", "msm b_g2", "srs b_g2", cuzk_msm_g2, G2_AFF_BYTES, res ? res->b_g2 : nullptr, srs->b_g2, C, n_b, mont,
-			       out->b_g2, 36, ops ? ops->g2_acc : nullptr, ops};
+		msm_query q_h{"h", "msm h", "srs h", cuzk_msm_g1, cuzk_msm_g1_batch, G1_AFF_BYTES, res ? res->h : nullptr, srs->h, h_scalars, L.m - 1,
+			      1, out->h, 18, ops};
+		msm_query q_l{"l", "msm l", "srs l", cuzk_msm_g1, cuzk_msm_g1_batch, G1_AFF_BYTES, res ? res->l : nullptr, srs->l, aux, na, mont, out->l,
+			      18, ops};
+		msm_query q_a{"a", "msm a", "srs a", cuzk_msm_g1, cuzk_msm_g1_batch, G1_AFF_BYTES, res ? res->a : nullptr, srs->a, Bv, n_a, mont, out->a,
+			      18, ops};
+		msm_query q_b1{"b_g1", "msm b_g1", "srs b_g1", cuzk_msm_g1, cuzk_msm_g1_batch, G1_AFF_BYTES, res ? res->b_g1 : nullptr, srs->b_g1, C, n_b, mont,
+			       out->b_g1, 18, ops};
+		msm_query q_b2{"b_g2", "msm b_g2", "srs b_g2", cuzk_msm_g2, cuzk_msm_g2_batch, G2_AFF_BYTES, res ? res->b_g2 : nullptr, srs->b_g2, C, n_b, mont,
+			       out->b_g2, 36, ops};
 
 		// Scalars of the A and B queries, compacted into the NTT's b and c
 		// (free once h has left the NTT), from aux and input.
