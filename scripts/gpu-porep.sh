@@ -27,7 +27,9 @@
 #                                                              ~2-3 min
 #   capped  one partition with CUZK_GPU_VRAM_BUDGET_MB=24576 (SRS streamed
 #           from page-locked host memory; trace-27-24g.json), then 16384
-#           (expected today: a clean VRAM error up front, no CUDA OOM);
+#           and 14336 (what a 16 GB card's default budget, its free memory
+#           less 1 GiB, comes to): a proof or a clean VRAM error up front,
+#           never a CUDA OOM;
 #   scale   PoRep-shaped proofs at 2^20, 2^22, 2^24, 2^26 with the GPU
 #           setup in memory (the growth table); 2^26 needs ~35 GB of RAM;
 #   staging the 2^27 file loaded and uploaded with and without the pinned
@@ -141,21 +143,24 @@ step_capped() {
 		"$CUZK" bench prove --backend gpu --shape porep --log-constraints 27 --seed 1 --params "$P27" \
 		--pin --trace "$OUT/trace-27-24g.json" --json "$OUT/prove-27-24g.json"
 	vram_row "$OUT/prove-27-24g.json"
-	# 16 GiB: a proof, or (today) a refusal up front that names the VRAM
-	# budget; a CUDA out-of-memory error half-way is a failure.
-	capped16() {
-		CUZK_GPU_VRAM_BUDGET_MB=16384 "$CUZK" bench prove --backend gpu --shape porep --log-constraints 27 \
-			--seed 1 --params "$P27" --pin --trace "$OUT/trace-27-16g.json" --json "$OUT/prove-27-16g.json" \
-			>"$WORK/capped16.out" 2>&1
+	# 16 GiB and 14 GiB: a proof, or a refusal up front that names the
+	# VRAM budget; a CUDA out-of-memory error half-way is a failure.
+	capped_at() {
+		CUZK_GPU_VRAM_BUDGET_MB=$1 "$CUZK" bench prove --backend gpu --shape porep --log-constraints 27 \
+			--seed 1 --params "$P27" --pin --trace "$OUT/trace-27-$2.json" --json "$OUT/prove-27-$2.json" \
+			>"$WORK/capped-$2.out" 2>&1
 		rc=$?
-		cat "$WORK/capped16.out"
+		cat "$WORK/capped-$2.out"
 		[ $rc -eq 0 ] && return 0
-		grep -q "budget is 16384 MiB" "$WORK/capped16.out" && return 0
+		grep -q "budget is $1 MiB" "$WORK/capped-$2.out" && return 0
 		return 1
 	}
-	rm -f "$OUT/prove-27-16g.json"
-	step "porep 2^27, vram budget 16 GiB (a proof or a clean refusal)" capped.log capped16
-	vram_row "$OUT/prove-27-16g.json"
+	for b in 16384:16g 14336:14g; do
+		rm -f "$OUT/prove-27-${b#*:}.json"
+		step "porep 2^27, vram budget $((${b%:*} / 1024)) GiB (a proof or a clean refusal)" capped.log \
+			capped_at "${b%:*}" "${b#*:}"
+		vram_row "$OUT/prove-27-${b#*:}.json"
+	done
 }
 
 step_scale() {
