@@ -77,6 +77,8 @@ int main(int argc, char **argv)
 	long nm = 200 * scale;
 	BENCH("g1_mul (256-bit)", nm, g1_mul(&j1, &j1, k));
 	BENCH("g2_mul (256-bit)", nm, g2_mul(&j2, &j2, k));
+	g1_jac_t j1c = j1;
+	BENCH("g1_mul2 (two 256-bit)", nm, g1_mul2(&j1, &j1, k, &j1c, k));
 	g1_to_affine(&p1, &j1);
 	g2_to_affine(&p2, &j2);
 	int in = 0;
