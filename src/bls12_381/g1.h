@@ -27,6 +27,9 @@ int g1_is_infinity(const g1_jac_t *p);
 int g1_aff_is_infinity(const g1_aff_t *p);
 void g1_from_affine(g1_jac_t *r, const g1_aff_t *p);
 void g1_to_affine(g1_aff_t *r, const g1_jac_t *p);
+/* p to affine given zinv = 1/Z, for callers that invert several Z together
+ * (infinity, Z = 0, gives all-zero whatever zinv). */
+void g1_to_affine_zinv(g1_aff_t *r, const g1_jac_t *p, const fp_t *zinv);
 /* n Jacobian points to affine with one inversion.  in and out may not alias. */
 void g1_batch_to_affine(g1_aff_t *out, const g1_jac_t *in, size_t n);
 

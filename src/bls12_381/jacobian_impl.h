@@ -65,6 +65,15 @@ void EC(to_affine)(EC_AFF_T *r, const EC_JAC_T *p)
 	EC(affine_with_zinv)(r, p, &zinv);
 }
 
+void EC(to_affine_zinv)(EC_AFF_T *r, const EC_JAC_T *p, const FE_T *zinv)
+{
+	if (EC(is_infinity)(p)) {
+		memset(r, 0, sizeof *r);
+		return;
+	}
+	EC(affine_with_zinv)(r, p, zinv);
+}
+
 /* Montgomery's trick over the Z coordinates: prefix products go in out[i].x
  * (out is the scratch), one inversion, then walk back.  Infinities are
  * skipped in the products and come out all-zero. */

@@ -146,6 +146,13 @@ static void EC(test_batch_affine)(rng_t *rng)
 	for (int i = 0; i < N; i++) {
 		EC(to_affine)(&one, &in[i]);
 		CHECK(EC(aff_eq)(&one, &out[i]));
+		/* and from 1/Z, the caller's (for infinity any value) */
+		FE_T zinv;
+		FE(inv)(&zinv, &in[i].Z);
+		if (i == 3)
+			zinv = FE_ONE;
+		EC(to_affine_zinv)(&out[i], &in[i], &zinv);
+		CHECK(memcmp(&one, &out[i], sizeof one) == 0);
 	}
 	CHECK(EC(aff_is_infinity)(&out[3]));
 }

@@ -31,6 +31,45 @@ void groth16_assemble_precompute(groth16_assembly_pre *pre, const groth16_vk *vk
 	explicit_bzero(&t2, sizeof(t2));
 }
 
+/* A, B and C to affine with one inversion instead of three (Montgomery's
+ * trick): fp_inv, constant-time, is 23 µs, and the finish was 300 µs with
+ * three of them (bench_bls, on the 2-core development machine).  B's Z is
+ * in Fp2 = Fp[u]/(u² + 1), where 1/Z = conj(Z)/N(Z), N(Z) = Z0² + Z1² in
+ * Fp, so N(Z) joins A's and C's Z.  A point at infinity puts 1 in the
+ * product in place of its Z (0), and comes out all-zero as from
+ * g1_to_affine. */
+static void proof_to_affine(groth16_proof *out, const g1_jac_t *a, const g2_jac_t *b, const g1_jac_t *c)
+{
+	struct {
+		fp_t za, nb, zc, t, zab, inv, ia, ib, ic;
+		fp2_t ib2;
+	} w;
+
+	w.za = g1_is_infinity(a) ? FP_ONE : a->Z;
+	fp_sqr(&w.nb, &b->Z.c0);
+	fp_sqr(&w.t, &b->Z.c1);
+	fp_add(&w.nb, &w.nb, &w.t);
+	if (g2_is_infinity(b))
+		w.nb = FP_ONE;
+	w.zc = g1_is_infinity(c) ? FP_ONE : c->Z;
+	fp_mul(&w.zab, &w.za, &w.nb);
+	fp_mul(&w.t, &w.zab, &w.zc);
+	fp_inv(&w.inv, &w.t);                      /* 1/(za·nb·zc) */
+	fp_mul(&w.ic, &w.inv, &w.zab);             /* 1/zc */
+	fp_mul(&w.inv, &w.inv, &w.zc);             /* 1/(za·nb) */
+	fp_mul(&w.ia, &w.inv, &w.nb);              /* 1/za */
+	fp_mul(&w.ib, &w.inv, &w.za);              /* 1/nb */
+	fp_mul(&w.ib2.c0, &b->Z.c0, &w.ib);
+	fp_mul(&w.ib2.c1, &b->Z.c1, &w.ib);
+	fp_neg(&w.ib2.c1, &w.ib2.c1);              /* 1/Z_B = conj(Z_B)/N(Z_B) */
+
+	g1_to_affine_zinv(&out->a, a, &w.ia);
+	g2_to_affine_zinv(&out->b, b, &w.ib2);
+	g1_to_affine_zinv(&out->c, c, &w.ic);
+	/* Functions of the Z's, which follow from r and s. */
+	explicit_bzero(&w, sizeof(w));
+}
+
 void groth16_assemble_finish(groth16_proof *out, groth16_assembly_pre *pre, const groth16_query_sums *q)
 {
 	g1_jac_t a, c;
@@ -43,9 +82,7 @@ void groth16_assemble_finish(groth16_proof *out, groth16_assembly_pre *pre, cons
 	g1_add(&c, &c, &q->h);
 	g1_add(&c, &c, &q->l);
 
-	g1_to_affine(&out->a, &a);
-	g2_to_affine(&out->b, &b);
-	g1_to_affine(&out->c, &c);
+	proof_to_affine(out, &a, &b, &c);
 
 	/* The Jacobian forms (their Z follows from r and s) and pre itself. */
 	explicit_bzero(&a, sizeof(a));
