@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-/* Micro-benchmarks of the CPU arithmetic: ns per operation, one thread.
+/* Micro-benchmarks of the CPU arithmetic: ns per operation, one thread;
+ * last, a proof's assembly from its query sums (src/prover/assemble.h).
  * Usage: bench_bls [scale]   (scale multiplies the iteration counts) */
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,6 +8,7 @@
 #include "bls12_381/pairing.h"
 #include "common/clock.h"
 #include "common/rand.h"
+#include "prover/assemble.h"
 
 /* Runs stmt iters times, three rounds, and prints the best round's ns per
  * call: other load on the machine only ever makes a round slower. */
@@ -77,6 +79,8 @@ int main(int argc, char **argv)
 	long nm = 200 * scale;
 	BENCH("g1_mul (256-bit)", nm, g1_mul(&j1, &j1, k));
 	BENCH("g2_mul (256-bit)", nm, g2_mul(&j2, &j2, k));
+	g1_jac_t j1c = j1;
+	BENCH("g1_mul2 (two 256-bit)", nm, g1_mul2(&j1, &j1, k, &j1c, k));
 	g1_to_affine(&p1, &j1);
 	g2_to_affine(&p2, &j2);
 	int in = 0;
@@ -88,6 +92,18 @@ int main(int argc, char **argv)
 	BENCH("miller_loop (1 pair)", np, bls_miller_loop(&f, &p1, &p2, 1));
 	BENCH("final_exp", np, bls_final_exp(&e, &f));
 	BENCH("pairing", np, bls_pairing(&e, &p1, &p2));
+
+	/* The assembly, on points that stand for a key and the sums: the
+	 * whole of it (what the CPU prover runs after its MSMs), and its two
+	 * halves (the GPU backend runs the precompute during the device's). */
+	groth16_vk vk = { .alpha_g1 = p1, .beta_g1 = p1, .delta_g1 = p1, .beta_g2 = p2, .delta_g2 = p2 };
+	groth16_query_sums q = { .h = j1, .l = j1, .a = j1, .b_g1 = j1, .b_g2 = j2 };
+	groth16_assembly_pre pre, pre0;
+	groth16_proof pf;
+	BENCH("groth16_assemble", nm, groth16_assemble(&pf, &vk, &q, &fa, &fb));
+	BENCH("  its precompute", nm, groth16_assemble_precompute(&pre0, &vk, &fa, &fb));
+	/* the finish scrubs pre: each call gets a fresh copy */
+	BENCH("  its finish", nm, (pre = pre0, groth16_assemble_finish(&pf, &pre, &q)));
 
 	/* keep the results alive */
 	printf("(checksum %llx %llx %d %d)\n", (unsigned long long)a.l[0], (unsigned long long)fa.l[0], in,

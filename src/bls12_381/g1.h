@@ -27,6 +27,9 @@ int g1_is_infinity(const g1_jac_t *p);
 int g1_aff_is_infinity(const g1_aff_t *p);
 void g1_from_affine(g1_jac_t *r, const g1_aff_t *p);
 void g1_to_affine(g1_aff_t *r, const g1_jac_t *p);
+/* p to affine given zinv = 1/Z, for callers that invert several Z together
+ * (infinity, Z = 0, gives all-zero whatever zinv). */
+void g1_to_affine_zinv(g1_aff_t *r, const g1_jac_t *p, const fp_t *zinv);
 /* n Jacobian points to affine with one inversion.  in and out may not alias. */
 void g1_batch_to_affine(g1_aff_t *out, const g1_jac_t *in, size_t n);
 
@@ -43,6 +46,9 @@ int g1_aff_eq(const g1_aff_t *a, const g1_aff_t *b);
 void g1_mul(g1_jac_t *r, const g1_jac_t *p, const uint64_t k[4]);
 /* r = k·p for a Montgomery-form scalar. */
 void g1_mul_fr(g1_jac_t *r, const g1_jac_t *p, const fr_t *k);
+/* r = k1·p1 + k2·p2 (canonical limbs as g1_mul), with one chain of doublings
+ * for both: 0.7 to 0.75 of the time of two g1_mul (bench_bls). */
+void g1_mul2(g1_jac_t *r, const g1_jac_t *p1, const uint64_t k1[4], const g1_jac_t *p2, const uint64_t k2[4]);
 
 /* phi(x, y) = (beta·x, y), an endomorphism that acts on G1 as
  * multiplication by -x^2 mod r (x the curve parameter); infinity maps to

@@ -23,6 +23,7 @@ int g2_is_infinity(const g2_jac_t *p);
 int g2_aff_is_infinity(const g2_aff_t *p);
 void g2_from_affine(g2_jac_t *r, const g2_aff_t *p);
 void g2_to_affine(g2_aff_t *r, const g2_jac_t *p);
+void g2_to_affine_zinv(g2_aff_t *r, const g2_jac_t *p, const fp2_t *zinv);
 void g2_batch_to_affine(g2_aff_t *out, const g2_jac_t *in, size_t n);
 
 void g2_add(g2_jac_t *r, const g2_jac_t *a, const g2_jac_t *b);
@@ -35,6 +36,7 @@ int g2_aff_eq(const g2_aff_t *a, const g2_aff_t *b);
 
 void g2_mul(g2_jac_t *r, const g2_jac_t *p, const uint64_t k[4]);
 void g2_mul_fr(g2_jac_t *r, const g2_jac_t *p, const fr_t *k);
+void g2_mul2(g2_jac_t *r, const g2_jac_t *p1, const uint64_t k1[4], const g2_jac_t *p2, const uint64_t k2[4]);
 
 int g2_aff_is_on_curve(const g2_aff_t *p);
 int g2_aff_in_subgroup(const g2_aff_t *p);

@@ -65,6 +65,15 @@ void EC(to_affine)(EC_AFF_T *r, const EC_JAC_T *p)
 	EC(affine_with_zinv)(r, p, &zinv);
 }
 
+void EC(to_affine_zinv)(EC_AFF_T *r, const EC_JAC_T *p, const FE_T *zinv)
+{
+	if (EC(is_infinity)(p)) {
+		memset(r, 0, sizeof *r);
+		return;
+	}
+	EC(affine_with_zinv)(r, p, zinv);
+}
+
 /* Montgomery's trick over the Z coordinates: prefix products go in out[i].x
  * (out is the scratch), one inversion, then walk back.  Infinities are
  * skipped in the products and come out all-zero. */
@@ -269,6 +278,35 @@ int EC(aff_is_on_curve)(const EC_AFF_T *p)
 	return FE(eq)(&lhs, &rhs);
 }
 
+/* sel = table[digit] of 16 entries by a masked scan of all 16, so that the
+ * memory access pattern does not depend on the digit. */
+static void EC(select16)(EC_JAC_T *sel, const EC_JAC_T table[16], unsigned digit)
+{
+	memset(sel, 0, sizeof *sel);
+	for (unsigned i = 0; i < 16; i++) {
+		/* mask = all-ones iff i == digit, without a branch */
+		uint64_t mask = (uint64_t)0 - (uint64_t)(((i ^ digit) - 1u) >> 31 & 1u);
+		const uint64_t *src = (const uint64_t *)&table[i];
+		uint64_t *dst = (uint64_t *)sel;
+		for (size_t l = 0; l < sizeof *sel / sizeof(uint64_t); l++)
+			dst[l] |= src[l] & mask;
+	}
+}
+
+/* table[i] = i·p for i < 16. */
+static void EC(table16)(EC_JAC_T table[16], const EC_JAC_T *p)
+{
+	EC(set_infinity)(&table[0]);
+	table[1] = *p;
+	for (int i = 2; i < 16; i++)
+		EC(add)(&table[i], &table[i - 1], p);
+}
+
+static unsigned EC(digit4)(const uint64_t k[4], int w)
+{
+	return (unsigned)(k[w / 16] >> (4 * (w % 16))) & 15;
+}
+
 /* Fixed 4-bit windows, MSB first: 252 doublings and 64 additions whatever
  * the scalar, and each table entry is fetched by a masked scan of all 16 so
  * the memory access pattern does not depend on the digits (r and s of a
@@ -276,29 +314,43 @@ int EC(aff_is_on_curve)(const EC_AFF_T *p)
 void EC(mul)(EC_JAC_T *r, const EC_JAC_T *p, const uint64_t k[4])
 {
 	EC_JAC_T table[16], acc, sel;
-	EC(set_infinity)(&table[0]);
-	table[1] = *p;
-	for (int i = 2; i < 16; i++)
-		EC(add)(&table[i], &table[i - 1], p);
+	EC(table16)(table, p);
 	EC(set_infinity)(&acc);
 	for (int w = 63; w >= 0; w--) {
 		for (int d = 0; d < 4; d++)
 			EC(dbl)(&acc, &acc);
-		unsigned digit = (unsigned)(k[w / 16] >> (4 * (w % 16))) & 15;
-		memset(&sel, 0, sizeof sel);
-		for (unsigned i = 0; i < 16; i++) {
-			/* mask = all-ones iff i == digit, without a branch */
-			uint64_t mask = (uint64_t)0 - (uint64_t)(((i ^ digit) - 1u) >> 31 & 1u);
-			const uint64_t *src = (const uint64_t *)&table[i];
-			uint64_t *dst = (uint64_t *)&sel;
-			for (size_t l = 0; l < sizeof sel / sizeof(uint64_t); l++)
-				dst[l] |= src[l] & mask;
-		}
+		EC(select16)(&sel, table, EC(digit4)(k, w));
 		EC(add)(&acc, &acc, &sel);
 	}
 	*r = acc;
 	/* the table and accumulator held multiples that reveal the scalar */
 	explicit_bzero(table, sizeof table);
+	explicit_bzero(&acc, sizeof acc);
+	explicit_bzero(&sel, sizeof sel);
+}
+
+/* Straus's trick on EC(mul)'s windows: one table per point, one chain of
+ * doublings for both, so 252 doublings and 128 additions instead of 504 and
+ * 128 (and the final addition) for two EC(mul).  The same fixed windows and
+ * masked scans: the operations and memory accesses depend on neither
+ * scalar, as in EC(mul). */
+void EC(mul2)(EC_JAC_T *r, const EC_JAC_T *p1, const uint64_t k1[4], const EC_JAC_T *p2, const uint64_t k2[4])
+{
+	EC_JAC_T t1[16], t2[16], acc, sel;
+	EC(table16)(t1, p1);
+	EC(table16)(t2, p2);
+	EC(set_infinity)(&acc);
+	for (int w = 63; w >= 0; w--) {
+		for (int d = 0; d < 4; d++)
+			EC(dbl)(&acc, &acc);
+		EC(select16)(&sel, t1, EC(digit4)(k1, w));
+		EC(add)(&acc, &acc, &sel);
+		EC(select16)(&sel, t2, EC(digit4)(k2, w));
+		EC(add)(&acc, &acc, &sel);
+	}
+	*r = acc;
+	explicit_bzero(t1, sizeof t1);
+	explicit_bzero(t2, sizeof t2);
 	explicit_bzero(&acc, sizeof acc);
 	explicit_bzero(&sel, sizeof sel);
 }

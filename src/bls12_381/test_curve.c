@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-/* G1 and G2: group laws, scalar multiplication, batch normalisation, and the
- * endomorphism subgroup tests against r·P = 0. */
+/* G1 and G2: group laws, scalar multiplication (of one point and of two),
+ * batch normalisation, and the endomorphism subgroup tests against r·P = 0. */
 #include <string.h>
 
 #include "bls12_381/g1.h"
@@ -73,10 +73,12 @@ int main(void)
 	g1_test_generator();
 	g1_test_laws(&rng);
 	g1_test_batch_affine(&rng);
+	g1_test_mul2(&rng);
 	g1_test_subgroup(&rng);
 	g2_test_generator();
 	g2_test_laws(&rng);
 	g2_test_batch_affine(&rng);
+	g2_test_mul2(&rng);
 	g2_test_subgroup(&rng);
 	test_psi();
 	CHECK_DONE();

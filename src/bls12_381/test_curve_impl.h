@@ -146,8 +146,51 @@ static void EC(test_batch_affine)(rng_t *rng)
 	for (int i = 0; i < N; i++) {
 		EC(to_affine)(&one, &in[i]);
 		CHECK(EC(aff_eq)(&one, &out[i]));
+		/* and from 1/Z, the caller's (for infinity any value) */
+		FE_T zinv;
+		FE(inv)(&zinv, &in[i].Z);
+		if (i == 3)
+			zinv = FE_ONE;
+		EC(to_affine_zinv)(&out[i], &in[i], &zinv);
+		CHECK(memcmp(&one, &out[i], sizeof one) == 0);
 	}
 	CHECK(EC(aff_is_infinity)(&out[3]));
+}
+
+/* mul2 against two single multiplications and an addition: random points
+ * and 256-bit scalars, then the edge cases: a scalar 0, 1 or r - 1, a point
+ * at infinity, p2 = p1 and p2 = -p1 (where the shared accumulator meets the
+ * exceptional cases of the addition), and a sum that is 0. */
+static void EC(test_mul2)(rng_t *rng)
+{
+	enum { RANDOM, K1_ZERO, K2_ZERO, K1_MAX, K2_MAX, SAME, OPPOSITE, P2_INF, SUM_ZERO, N_CASES };
+	static const uint64_t ZERO[4] = { 0 }, ONE[4] = { 1 };
+	const uint64_t r_minus_1[4] = { FR_MODULUS[0] - 1, FR_MODULUS[1], FR_MODULUS[2], FR_MODULUS[3] };
+	EC_JAC_T inf;
+	EC(set_infinity)(&inf);
+	for (int iter = 0; iter < 16 + N_CASES; iter++) {
+		int c = iter < 16 ? RANDOM : iter - 16;
+		EC_JAC_T P, Q, negP, one, two, want, got;
+		fr_t k;
+		uint64_t k1[4], k2[4];
+		EC(rand_subgroup_point)(rng, &P, &k);
+		EC(rand_subgroup_point)(rng, &Q, &k);
+		EC(neg)(&negP, &P);
+		for (int i = 0; i < 4; i++) {
+			k1[i] = rng_next(rng);
+			k2[i] = rng_next(rng);
+		}
+		const EC_JAC_T *p2 = c == SAME || c == SUM_ZERO ? &P : c == OPPOSITE ? &negP : c == P2_INF ? &inf : &Q;
+		const uint64_t *a = c == K1_ZERO ? ZERO : c == K1_MAX ? r_minus_1 : c == SUM_ZERO ? ONE : k1;
+		const uint64_t *b = c == K2_ZERO ? ZERO : c == K2_MAX || c == SUM_ZERO ? r_minus_1 : k2;
+		EC(mul)(&one, &P, a);
+		EC(mul)(&two, p2, b);
+		EC(add)(&want, &one, &two);
+		EC(mul2)(&got, &P, a, p2, b);
+		CHECK_MSG(EC(eq)(&got, &want), "%s: mul2 = mul + mul (iteration %d)", GROUP_NAME, iter);
+		if (c == SUM_ZERO)
+			CHECK(EC(is_infinity)(&got));
+	}
 }
 
 /* The endomorphism test must agree with r·P = 0 on points inside and

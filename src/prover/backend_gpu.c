@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 /* The GPU backend (backend.h) on top of the CUDA side's C boundary
  * (cuda/cuzk_gpu.h).  The device computes h and the five query sums; r and s
- * are mixed in here by the same code as the CPU prover (groth16_assemble),
- * so both backends write the same bytes for the same r and s. */
+ * are mixed in here by the same code as the CPU prover (assemble.h), so
+ * both backends write the same bytes for the same r and s. */
 #include "prover/backend.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -115,6 +116,29 @@ static const char *const GPU_LANE[4][CUZK_GPU_LANE_COUNT] = {
 };
 #undef GPU_LANES
 
+/* The assembly's precompute (assemble.h: what needs only the key, r and s,
+ * among it the G2 multiplication s·δ₂) on a host thread of its own while
+ * the device computes the sums, so that only the finish waits for them. */
+struct precompute_job {
+	groth16_assembly_pre pre;
+	const groth16_vk *vk;
+	const fr_t *r, *s;
+	double start_ms, end_ms;
+};
+
+static void precompute_run(struct precompute_job *j)
+{
+	j->start_ms = monotonic_ms();
+	groth16_assemble_precompute(&j->pre, j->vk, j->r, j->s);
+	j->end_ms = monotonic_ms();
+}
+
+static void *precompute_main(void *arg)
+{
+	precompute_run(arg);
+	return NULL;
+}
+
 /* The counts first, on the host: a wrong shape costs no upload.  The density
  * bitmaps go to the device as they are (by DMA from the caller's registered
  * memory when witness_pinned), and are counted and checked against the SRS
@@ -148,17 +172,33 @@ static int gpu_prove(groth16_device *gpu, const groth16_params *p, const groth16
 	};
 	cuzk_gpu_sums sums;
 	cuzk_gpu_timings gt;
+	struct precompute_job pj = { .vk = &p->vk, .r = r, .s = s };
+	pthread_t precompute;
+	/* A thread that cannot be started (EAGAIN: out of threads or memory)
+	 * costs the overlap, not the proof: the precompute then runs after
+	 * the sums, inside the assembly's time. */
+	const int threaded = pthread_create(&precompute, NULL, precompute_main, &pj) == 0;
 	rc = cuzk_gpu_prove_sums(gpu->dev, &srs, &wit, groth16_gpu_host_ops(), &sums, &gt, err);
-	if (rc)
+	/* The sums are back: the assembly's time starts here, waiting for the
+	 * precompute included. */
+	double t0 = monotonic_ms();
+	/* Joining the thread made just above fails only by a bug, and then it
+	 * may still be writing pj, which lives in this frame. */
+	if (threaded && pthread_join(precompute, NULL) != 0)
+		abort();
+	if (rc) {
+		explicit_bzero(&pj.pre, sizeof(pj.pre));
 		return gpu_error(err, rc, gpu->device);
+	}
+	if (!threaded)
+		precompute_run(&pj);
 	groth16_query_sums q;
 	memcpy(&q.h, sums.h, sizeof(q.h));
 	memcpy(&q.l, sums.l, sizeof(q.l));
 	memcpy(&q.a, sums.a, sizeof(q.a));
 	memcpy(&q.b_g1, sums.b_g1, sizeof(q.b_g1));
 	memcpy(&q.b_g2, sums.b_g2, sizeof(q.b_g2));
-	double t0 = monotonic_ms();
-	groth16_assemble(out, &p->vk, &q, r, s);
+	groth16_assemble_finish(out, &pj.pre, &q);
 	double t1 = monotonic_ms();
 	if (t) {
 		memset(t, 0, sizeof(*t));
@@ -179,7 +219,18 @@ static int gpu_prove(groth16_device *gpu, const groth16_params *p, const groth16
 					 gpu->device, gt.span[i].start_ms, gt.span[i].end_ms);
 		}
 		t->spans_dropped += gt.spans_dropped;
-		groth16_span_add(t, "assemble", lane[CUZK_GPU_LANE_HOST], gpu->device, t0, t1);
+		/* The precompute at its real times on the host track.  What of it
+		 * came after the sums (it outlasted the device, or ran inline) is
+		 * a span of its own inside "assemble", added after it, so that
+		 * the track's spans nest. */
+		const char *host = lane[CUZK_GPU_LANE_HOST];
+		if (pj.start_ms < t0)
+			groth16_span_add(t, "assemble precompute", host, gpu->device, pj.start_ms,
+					 pj.end_ms < t0 ? pj.end_ms : t0);
+		groth16_span_add(t, "assemble", host, gpu->device, t0, t1);
+		if (pj.end_ms > t0)
+			groth16_span_add(t, "assemble precompute", host, gpu->device,
+					 pj.start_ms > t0 ? pj.start_ms : t0, pj.end_ms);
 	}
 	return 0;
 }

@@ -288,56 +288,6 @@ static int query_msms(groth16_query_sums *q, const groth16_params *p, const grot
 	return rc;
 }
 
-/* Shared with the GPU backend (prover.h), so both write the same bytes. */
-void groth16_assemble(groth16_proof *out, const groth16_vk *vk, const groth16_query_sums *q,
-		      const fr_t *r, const fr_t *s)
-{
-	g1_jac_t delta1, a, b1, c, t1;
-	g2_jac_t delta2, b2, t2;
-	fr_t rs;
-
-	g1_from_affine(&delta1, &vk->delta_g1);
-	g2_from_affine(&delta2, &vk->delta_g2);
-
-	g1_from_affine(&a, &vk->alpha_g1);
-	g1_acc(&a, &q->a);
-	g1_mul_fr(&t1, &delta1, r);
-	g1_acc(&a, &t1);
-
-	g2_from_affine(&b2, &vk->beta_g2);
-	g2_acc(&b2, &q->b_g2);
-	g2_mul_fr(&t2, &delta2, s);
-	g2_acc(&b2, &t2);
-
-	g1_from_affine(&b1, &vk->beta_g1);
-	g1_acc(&b1, &q->b_g1);
-	g1_mul_fr(&t1, &delta1, s);
-	g1_acc(&b1, &t1);
-
-	g1_mul_fr(&c, &a, s);
-	g1_mul_fr(&t1, &b1, r);
-	g1_acc(&c, &t1);
-	fr_mul(&rs, r, s);
-	g1_mul_fr(&t1, &delta1, &rs);
-	g1_neg(&t1, &t1);
-	g1_acc(&c, &t1);
-	g1_acc(&c, &q->h);
-	g1_acc(&c, &q->l);
-
-	g1_to_affine(&out->a, &a);
-	g2_to_affine(&out->b, &b2);
-	g1_to_affine(&out->c, &c);
-
-	/* Anything from which r or s could be recovered. */
-	explicit_bzero(&rs, sizeof(rs));
-	explicit_bzero(&t1, sizeof(t1));
-	explicit_bzero(&t2, sizeof(t2));
-	explicit_bzero(&a, sizeof(a));
-	explicit_bzero(&b1, sizeof(b1));
-	explicit_bzero(&b2, sizeof(b2));
-	explicit_bzero(&c, sizeof(c));
-}
-
 int groth16_prove_cpu(const groth16_params *p, const groth16_witness_view *w, const fr_t *r,
 		      const fr_t *s, groth16_proof *out, groth16_timings *t, cuzk_error *err)
 {

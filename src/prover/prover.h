@@ -4,6 +4,7 @@
 #define CUZK_PROVER_PROVER_H
 
 #include "common/error.h"
+#include "prover/assemble.h"
 #include "prover/types.h"
 
 /* Checks that params and the witness agree in shape: n_ic = num_inputs,
@@ -42,19 +43,6 @@ size_t groth16_domain_size(size_t n, unsigned *ret_log2);
  * -CUZK_E_NONCANONICAL (a witness scalar >= r, named), -CUZK_E_NOMEM. */
 int groth16_prove_cpu(const groth16_params *p, const groth16_witness_view *w, const fr_t *r,
 		      const fr_t *s, groth16_proof *out, groth16_timings *t, cuzk_error *err);
-
-/* The five query sums of a proof, before r and s are mixed in.  Both
- * backends compute them and share groth16_assemble, so a GPU proof is the
- * CPU proof byte for byte. */
-typedef struct groth16_query_sums {
-	g1_jac_t h, l, a, b_g1;
-	g2_jac_t b_g2;
-} groth16_query_sums;
-
-/* A = α₁ + ΣA + r·δ₁;  B = β₂ + ΣB_G2 + s·δ₂;
- * C = s·A + r·B₁ − r·s·δ₁ + ΣH + ΣL,  B₁ = β₁ + ΣB_G1 + s·δ₁. */
-void groth16_assemble(groth16_proof *out, const groth16_vk *vk, const groth16_query_sums *q,
-		      const fr_t *r, const fr_t *s);
 
 /* Draws r and s from getrandom(2), or from a seed (tests: fixed r and s,
  * so that CPU and GPU proofs can be compared byte for byte).
