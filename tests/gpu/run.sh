@@ -137,9 +137,9 @@ if [ -f "$W/k16/cpu.proof" ]; then
 	done
 fi
 
-# The streamed-SRS path (points in double-buffered batches, partial sums
-# added on the host), forced with small batches so that every query spans
-# several of them.
+# The streamed-SRS path (points in double-buffered batches, each query one
+# batched MSM whose buckets stay on the device), forced with small batches
+# so that every query spans several of them.
 streamed() {
 	d=$W/k14
 	CUZK_GPU_STREAM_BATCH=1000 "$CUZK" prove --params "$d/c.params" --witness "$d/c.witness" \
@@ -188,6 +188,15 @@ elif [ -x "$CS" ] && [ -f "$W/k16/c.witness" ]; then
 		# and still the CPU's bytes.
 		step "compute-sanitizer $tool, 2^16 proof, 5 MSM streams" "sanitizer-$tool-s5.log" \
 			sanitize_streams "$tool"
+		# The streamed path: batched MSMs, the next batch's copy beside
+		# the current one's accumulation.
+		if [ -f "$W/k14/c.witness" ]; then
+			step "compute-sanitizer $tool, 2^14 proof, SRS streamed in 1000-point batches" \
+				"sanitizer-$tool-streamed.log" env CUZK_GPU_STREAM_BATCH=1000 \
+				timeout "${SANITIZER_TIMEOUT:-300}" "$CS" --tool "$tool" --error-exitcode 1 "$CUZK" prove \
+				--params "$W/k14/c.params" --witness "$W/k14/c.witness" --out "$W/k14/san-streamed.proof" \
+				--backend gpu --seed $SEED
+		fi
 		# A 2^16 proof's NTTs run one tile a block: with three blocks each
 		# runs ~10, through the next-tile prefetch.
 		for spec in "" "--coset"; do
