@@ -71,7 +71,8 @@ static int load_params(struct bench_args *a, groth16_params *p, struct load_stat
 {
 	struct cli_progress pr;
 	cli_progress_init(&pr, "loading parameters");
-	groth16_params_load_opts o = { a->params_checks, cli_progress_update, &pr };
+	groth16_params_load_opts o = { .checks = a->params_checks, .progress = cli_progress_update,
+				       .progress_ctx = &pr };
 	double t0 = monotonic_ms(), c0 = cli_cpu_ms();
 	int r = groth16_params_read_opts(p, a->params_path, &o, err);
 	double t1 = monotonic_ms();
