@@ -338,7 +338,8 @@ static void on_progress(void *ctx, uint64_t done, uint64_t total)
 }
 
 /* Opens the entry's file (srs_find) and decodes it (groth16_params_read_fd_opts:
- * the points are read into the storage, nothing of the file stays mapped). */
+ * the points are read into the storage, nothing of the file stays mapped),
+ * through the engine's read_params when it has devices to fill. */
 static int load_params(struct cuzkd_srs_cache *c, struct cuzkd_srs *s, groth16_params *ret, cuzk_error *err)
 {
 	const char *file = s->name;
@@ -360,7 +361,8 @@ static int load_params(struct cuzkd_srs_cache *c, struct cuzkd_srs *s, groth16_p
 	 * file, subgroup checks would cost minutes on a 47 GB file. */
 	struct load_progress lp = { c, s };
 	groth16_params_load_opts o = { .checks = BLS_CHECK_CURVE, .progress = on_progress, .progress_ctx = &lp };
-	r = groth16_params_read_fd_opts(ret, fd, file, &o, err);
+	r = c->read_params ? c->read_params(c->read_ctx, ret, fd, file, &o, &s->params, err)
+			   : groth16_params_read_fd_opts(ret, fd, file, &o, err);
 	close(fd);
 	if (r)
 		err_prefix(err, "SRS");
