@@ -34,6 +34,10 @@
 #           staging of the upload (CUZK_GPU_SRS_STAGING=0), and with the
 #           upload beside the decoding (the default: "params ready (load +
 #           upload)") against the upload after it (CUZK_SRS_UPLOAD_OVERLAP=0);
+#           then decoded alone on the CPU backend with 2 MiB pages (the
+#           default) and without (CUZK_PARAMS_THP=0), with the kernel's THP
+#           settings and its compaction counters around each load in
+#           staging.log: where the decoding's system time goes;
 #   daemon  the sector as 10 requests through cuzkd from one client's memfd:
 #           cuzkd on the 2^27 file (preloaded while `cuzk gen-circuit`
 #           writes the one-partition witness, ~17 GB, to $WORK; on a GPU
@@ -181,6 +185,26 @@ step_staging() {
 	for f in staged plain after; do
 		ready=$(sed -n 's/.*"params ready (load + upload)": \([0-9.]*\).*/\1/p' "$OUT/load-27-$f.json")
 		row "  params ready, $f (ms)" "" "${ready:-?}"
+	done
+	# The decoding's system time: 2 MiB pages (compacted for in the fault
+	# where THP defrag says so) or 4 KiB ones.
+	thp_counters() {
+		echo "== $1: $(grep -E '^(thp_fault_alloc|thp_fault_fallback|compact_stall|compact_success|compact_fail) ' \
+			/proc/vmstat | tr '\n' ' ')"
+	}
+	{
+		echo "== THP enabled: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>&1)"
+		echo "== THP defrag: $(cat /sys/kernel/mm/transparent_hugepage/defrag 2>&1)"
+		grep -E '^(MemFree|Cached|AnonHugePages):' /proc/meminfo
+	} >>"$OUT/staging.log" 2>&1
+	for thp in 1 0; do
+		thp_counters "before, CUZK_PARAMS_THP=$thp" >>"$OUT/staging.log"
+		step "load 2^27 on the CPU backend, CUZK_PARAMS_THP=$thp" staging.log env CUZK_PARAMS_THP=$thp \
+			"$CUZK" bench load --backend cpu --params "$P27" --json "$OUT/load-27-cpu-thp$thp.json"
+		thp_counters "after" >>"$OUT/staging.log"
+		sys=$(sed -n 's/.*"load params sys (all threads)": \([0-9.]*\).*/\1/p' "$OUT/load-27-cpu-thp$thp.json")
+		cpu=$(sed -n 's/.*"load params cpu (all threads)": \([0-9.]*\).*/\1/p' "$OUT/load-27-cpu-thp$thp.json")
+		row "  CPU ms (all threads), of which sys" "" "${cpu:-?} ${sys:-?}"
 	done
 }
 

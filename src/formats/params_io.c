@@ -336,8 +336,13 @@ int groth16_params_alloc(groth16_params *ret, size_t n_ic, size_t n_h, size_t n_
 		/* 2 MiB pages where the kernel allows them (THP "madvise"): a
 		 * 47 GB SRS is then ~22 thousand page faults instead of 11
 		 * million, and the GPU upload walks fewer pages.  Advice only:
-		 * without THP nothing changes. */
-		madvise(m, bytes, MADV_HUGEPAGE);
+		 * without THP nothing changes.  $CUZK_PARAMS_THP=0 leaves it
+		 * out, to measure what the huge pages cost on a host whose
+		 * kernel compacts memory for them in the fault (THP defrag
+		 * "madvise", memory fragmented by the page cache). */
+		const char *thp = getenv("CUZK_PARAMS_THP");
+		if (!thp || strcmp(thp, "0") != 0)
+			madvise(m, bytes, MADV_HUGEPAGE);
 		p.storage = m;
 		p.storage_mmapped = 1;
 	} else {
