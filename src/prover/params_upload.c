@@ -42,6 +42,7 @@ struct groth16_params_uploader {
 	groth16_params arrays;       /* their pointers and counts, once have_arrays */
 	int have_arrays;
 	uint64_t done, total;        /* the decoded run, of total points (ic included) */
+	uint64_t signalled;          /* done at the last wake-up of the threads */
 	enum load_state state;
 	unsigned copying;            /* threads reading the host arrays now */
 	unsigned n;
@@ -189,9 +190,16 @@ void groth16_params_uploader_decoded(void *ctx, const groth16_params *p, uint64_
 			u->arrays = *p;
 			u->total = points_of(p);
 			u->have_arrays = 1;
+			pthread_cond_broadcast(&u->cv);
 		}
 		u->done = done;
-		pthread_cond_broadcast(&u->cv);
+		/* A wake-up a step, not a block (2^14 points: ~26,000 at
+		 * 2^27, times the devices); a thread then copies at most two
+		 * steps behind. */
+		if (done - u->signalled >= step_for(u->total) || done == u->total) {
+			u->signalled = done;
+			pthread_cond_broadcast(&u->cv);
+		}
 	}
 	pthread_mutex_unlock(&u->mu);
 }
