@@ -114,14 +114,13 @@ struct thread_failure {
  * the start, which a consumer (an upload to a GPU) can copy while the rest
  * is decoded.  2^14 G1 points are 1.5 MiB of input: one pread, and the
  * per-block bookkeeping (a lock, a callback) is noise beside ~3 ms of
- * decoding.  Subgroup checks cost ~50 us a point: blocks of 256 then. */
+ * decoding.  Subgroup checks cost ~35 us a point: blocks of 256 then. */
 #define BLOCK_POINTS ((size_t)1 << 14)
 #define BLOCK_POINTS_SUBGROUP ((size_t)256)
 
 struct decode_ctx {
 	const uint8_t *buf;           /* the input in memory, or NULL: pread from fd */
 	int fd;
-	const char *name;
 	const struct layout *l;
 	groth16_params *p;
 	unsigned checks;
@@ -143,18 +142,19 @@ static size_t point_size(enum query q)
 }
 
 /* Reads len bytes at off, whatever the kernel's short reads; a file that
- * ends early was cut while it was being loaded (its size was checked). */
-static int pread_full(int fd, uint8_t *dst, size_t len, uint64_t off, const char *name, cuzk_error *err)
+ * ends early was cut while it was being loaded (its size was checked).  The
+ * caller's message names the file, the section and the offset. */
+static int pread_full(int fd, uint8_t *dst, size_t len, uint64_t off, cuzk_error *err)
 {
 	while (len > 0) {
 		ssize_t got = pread(fd, dst, len, (off_t)off);
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got < 0)
-			return err_fail_errno(err, errno, "%s: reading %zu bytes at offset %" PRIu64, name, len, off);
+			return err_fail_errno(err, errno, "reading %zu bytes", len);
 		if (got == 0)
-			return err_fail(err, CUZK_E_IO, "%s: the file ends at offset %" PRIu64 ", before its last point "
-					"(cut while it was being loaded?)", name, off);
+			return err_fail(err, CUZK_E_IO, "the file ends at offset %" PRIu64
+					" (cut while it was being loaded?)", off);
 		dst += got;
 		len -= (size_t)got;
 		off += (uint64_t)got;
@@ -198,7 +198,7 @@ static size_t decode_block(struct decode_ctx *c, size_t b, uint8_t *buf, cuzk_er
 		size_t run_end = end < c->start[q + 1] ? end : c->start[q + 1];
 		uint64_t off = c->l->offset[q] + (g - c->start[q]) * point_size(q);
 		const uint8_t *src = c->buf ? c->buf + off : buf;
-		if (!c->buf && pread_full(c->fd, buf, (run_end - g) * point_size(q), off, c->name, err) < 0)
+		if (!c->buf && pread_full(c->fd, buf, (run_end - g) * point_size(q), off, err) < 0)
 			return g;
 		size_t bad = decode_run(c, q, g, run_end, src, err);
 		if (bad != SIZE_MAX)
@@ -265,8 +265,7 @@ static void decode_worker(void *arg, size_t begin, size_t end, unsigned thread)
 static int decode_points(groth16_params *p, const uint8_t *buf, int fd, const struct layout *l,
 			 const char *name, const groth16_params_load_opts *opts, cuzk_error *err)
 {
-	struct decode_ctx c = { .buf = buf, .fd = fd, .name = name, .l = l, .p = p, .checks = opts->checks,
-				.opts = opts };
+	struct decode_ctx c = { .buf = buf, .fd = fd, .l = l, .p = p, .checks = opts->checks, .opts = opts };
 	for (int q = 0; q < Q__COUNT; q++)
 		c.start[q + 1] = c.start[q] + l->count[q];
 	const size_t total = c.start[Q__COUNT];
