@@ -27,9 +27,10 @@
 # 5. compute-sanitizer memcheck and racecheck on a 2^16 GPU proof and on
 #    2^16 NTTs in three blocks (each bounded by $SANITIZER_TIMEOUT seconds,
 #    default 300; SANITIZE=0 skips);
-# 6. the backends' shared-view test and every daemon test (tests/daemon)
-#    against a cuzkd on the GPU backend (CUZKD_TEST_BACKEND=gpu), each bounded
-#    by $DAEMON_TEST_TIMEOUT seconds (default 300).
+# 6. the backends' test (shared views, params uploaded in parts) and every
+#    daemon test (tests/daemon) against a cuzkd on the GPU backend
+#    (CUZKD_TEST_BACKEND=gpu), each bounded by $DAEMON_TEST_TIMEOUT seconds
+#    (default 300).
 # Prints a table; logs go to OUT_DIR (default: a temporary directory).
 set -u
 B=${1:?usage: tests/gpu/run.sh BUILD_DIR [MAX_LOG [OUT_DIR]]}
@@ -179,7 +180,7 @@ else
 	row "compute-sanitizer" SKIP "no compute-sanitizer or no 2^16 circuit"
 fi
 
-step "backends: shared views prove alike, wrong shape refused first" backend.log "$B/src/prover/test_backend"
+step "backends: shared views, wrong shape first, uploads in parts" backend.log "$B/src/prover/test_backend"
 for t in "$B"/tests/daemon/test_*; do
 	case $t in *.o | *.log | *.trs | *.sh) continue ;; esac
 	[ -x "$t" ] || continue
