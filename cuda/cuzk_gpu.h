@@ -79,6 +79,29 @@ typedef struct cuzk_gpu_srs {
 int cuzk_gpu_load_srs(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, int *ret_resident, cuzk_error *err);
 void cuzk_gpu_unload_srs(cuzk_gpu_dev *dev, const void *key);
 
+/* An SRS made resident while the host is still decoding it, so that the
+ * upload ends with the decoding instead of starting after it.  begin takes
+ * srs with its key, counts and host arrays (no point need be valid yet) and
+ * reserves what cuzk_gpu_load_srs would (the points, and the h permutation's
+ * buffer, when they fit beside one proof's working memory); *ret is NULL
+ * when the SRS will not be resident this way (already resident, too large
+ * for the budget, or $CUZK_GPU_STREAM_BATCH): cuzk_gpu_load_srs after the
+ * decoding then does what it always did.  part copies points [begin, end)
+ * of one array (enum cuzk_gpu_srs_array) through pinned staging buffers;
+ * each array's parts come in order, and the host points may be reused once
+ * part returns.  end waits for every copy and makes the SRS resident under
+ * its key (cuzk_gpu_load_srs then finds it); abort drops it.  end and abort
+ * free u whatever happens.  One thread drives an upload from begin to end;
+ * nobody may prove with the key before end returns.  0, or -CUZK_E_INVAL
+ * (a part out of order, end before every point), -CUZK_E_VRAM, -CUZK_E_GPU. */
+typedef struct cuzk_gpu_srs_upload cuzk_gpu_srs_upload;
+enum cuzk_gpu_srs_array { CUZK_GPU_SRS_H, CUZK_GPU_SRS_L, CUZK_GPU_SRS_A, CUZK_GPU_SRS_B_G1, CUZK_GPU_SRS_B_G2 };
+int cuzk_gpu_srs_upload_begin(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, cuzk_gpu_srs_upload **ret,
+			      cuzk_error *err);
+int cuzk_gpu_srs_upload_part(cuzk_gpu_srs_upload *u, int array, size_t begin, size_t end, cuzk_error *err);
+int cuzk_gpu_srs_upload_end(cuzk_gpu_srs_upload *u, cuzk_error *err);
+void cuzk_gpu_srs_upload_abort(cuzk_gpu_srs_upload *u);
+
 /* One partition's witness (pointers into host memory).  The density bitmaps
  * may lie in memory another process still writes (a client's memfd): they
  * are read once, into device memory, and counted and checked there. */

@@ -33,12 +33,20 @@
 #   scale   PoRep-shaped proofs at 2^20, 2^22, 2^24, 2^26 with the GPU
 #           setup in memory (the growth table); 2^26 needs ~35 GB of RAM;
 #   staging the 2^27 file loaded and uploaded with and without the pinned
-#           staging of the upload (CUZK_GPU_SRS_STAGING=0);
+#           staging of the upload (CUZK_GPU_SRS_STAGING=0), and with the
+#           upload beside the decoding (the default: "params ready (load +
+#           upload)") against the upload after it (CUZK_SRS_UPLOAD_OVERLAP=0);
+#           then decoded alone on the CPU backend with 2 MiB pages (the
+#           default) and without (CUZK_PARAMS_THP=0), with the kernel's THP
+#           settings and its compaction counters around each load in
+#           staging.log: where the decoding's system time goes;
 #   daemon  the sector as 10 requests through cuzkd from one client's memfd:
 #           cuzkd on the 2^27 file (preloaded while `cuzk gen-circuit`
-#           writes the one-partition witness, ~17 GB, to $WORK), two warm-up
-#           requests (they wait for the load, pay the SRS upload and each
-#           worker's first working memory), then
+#           writes the one-partition witness, ~17 GB, to $WORK; on a GPU
+#           the preload uploads the SRS while it decodes it, and the step
+#           checks cuzkd's log says it is resident), two warm-up requests
+#           (they wait for the load and pay each worker's first working
+#           memory), then
 #           `cuzk submit --repeat 10 --inflight 2 --seed 1` (per request the
 #           client's latency and the daemon's phases; wall time, proofs/s:
 #           OUT/daemon-27.txt), every proof checked by `cuzk verify`, the
@@ -177,6 +185,32 @@ step_staging() {
 		--json "$OUT/load-27-staged.json"
 	step "load + upload 2^27, plain cudaMemcpy" staging.log env CUZK_GPU_SRS_STAGING=0 \
 		"$CUZK" bench load --backend gpu --params "$P27" --json "$OUT/load-27-plain.json"
+	step "load, then upload 2^27 (not overlapped)" staging.log env CUZK_SRS_UPLOAD_OVERLAP=0 \
+		"$CUZK" bench load --backend gpu --params "$P27" --json "$OUT/load-27-after.json"
+	for f in staged plain after; do
+		ready=$(sed -n 's/.*"params ready (load + upload)": \([0-9.]*\).*/\1/p' "$OUT/load-27-$f.json")
+		row "  params ready, $f (ms)" "" "${ready:-?}"
+	done
+	# The decoding's system time: 2 MiB pages (compacted for in the fault
+	# where THP defrag says so) or 4 KiB ones.
+	thp_counters() {
+		echo "== $1: $(grep -E '^(thp_fault_alloc|thp_fault_fallback|compact_stall|compact_success|compact_fail) ' \
+			/proc/vmstat | tr '\n' ' ')"
+	}
+	{
+		echo "== THP enabled: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>&1)"
+		echo "== THP defrag: $(cat /sys/kernel/mm/transparent_hugepage/defrag 2>&1)"
+		grep -E '^(MemFree|Cached|AnonHugePages):' /proc/meminfo
+	} >>"$OUT/staging.log" 2>&1
+	for thp in 1 0; do
+		thp_counters "before, CUZK_PARAMS_THP=$thp" >>"$OUT/staging.log"
+		step "load 2^27 on the CPU backend, CUZK_PARAMS_THP=$thp" staging.log env CUZK_PARAMS_THP=$thp \
+			"$CUZK" bench load --backend cpu --params "$P27" --json "$OUT/load-27-cpu-thp$thp.json"
+		thp_counters "after" >>"$OUT/staging.log"
+		sys=$(sed -n 's/.*"load params sys (all threads)": \([0-9.]*\).*/\1/p' "$OUT/load-27-cpu-thp$thp.json")
+		cpu=$(sed -n 's/.*"load params cpu (all threads)": \([0-9.]*\).*/\1/p' "$OUT/load-27-cpu-thp$thp.json")
+		row "  CPU ms (all threads), of which sys" "" "${cpu:-?} ${sys:-?}"
+	done
 }
 
 # A bounded wait for a state cuzkd reaches on its own (its socket): a test
@@ -264,11 +298,11 @@ step_daemon() {
 		return
 	fi
 	row "daemon: cuzkd started (pid $dpid, preloading)" PASS ""
-	# The first requests wait for the preload to finish and, on a GPU,
-	# upload the parameters and allocate each worker's working memory (two
-	# at once: one for each of the two workers): what a fresh daemon costs
-	# once, kept out of the figure of the requests after them, as bench
-	# prove keeps its SRS upload out.
+	# The first requests wait for the preload to finish (on a GPU it has
+	# uploaded the parameters beside their decoding) and allocate each
+	# worker's working memory (two at once: one for each of the two
+	# workers): what a fresh daemon costs once, kept out of the figure of
+	# the requests after them, as bench prove keeps its load out.
 	# submit_to TEXT PROOFS N K: N requests of the witness, K in flight,
 	# their lines into TEXT and to the step's log.
 	submit_to() {
@@ -286,6 +320,19 @@ step_daemon() {
 			submit_to "$OUT/daemon-$k-warmup.txt" "$ddir/warmup.proof" 2 2 &&
 		"$CUZK" params list --socket "$sock" >>"$OUT/daemon.log" 2>&1
 	warm=$?
+	# The preload's end (the warm-up waited for it): on a GPU the SRS is
+	# resident, uploaded while it was decoded.
+	res=$(grep -o "resident on [0-9]* of [0-9]* devices, [0-9]* ms after its decoding ended" "$OUT/cuzkd-$k.log" |
+		head -1)
+	if [ "$dbe" = gpu ]; then
+		case $res in
+		"" | "resident on 0 "*)
+			row "daemon: SRS resident after the preload" FAIL "${res:-no line in cuzkd-$k.log}"
+			failed=$((failed + 1))
+			;;
+		*) row "daemon: SRS resident after the preload" PASS "$res" ;;
+		esac
+	fi
 	if [ $warm -eq 0 ]; then
 		step "daemon: $nreq requests from one memfd, $inflight in flight" daemon.log \
 			submit_to "$txt" "$ddir/sector.proof" "$nreq" "$inflight" &&

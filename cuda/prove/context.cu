@@ -363,6 +363,94 @@ void pin_streamed(cuzk_gpu_dev *dev, const cuzk_gpu_srs *p)
 
 } // namespace
 
+namespace {
+
+// Where the five arrays of a resident SRS lie in its one allocation, and
+// what making it resident needs beside them.
+struct srs_layout {
+	size_t off[5] = {};
+	size_t count[5] = {};
+	const char *host[5] = {};
+	size_t bytes = 0;       // the allocation
+	size_t tmp_bytes = 0;   // h in file order, before its permutation
+	size_t need = 0;        // free budget to be resident: the points, and one proof's working memory or tmp
+};
+
+const char *const srs_array_names[5] = {"h", "l", "a", "b_g1", "b_g2"};
+
+size_t point_bytes(int array) { return array == CUZK_GPU_SRS_B_G2 ? G2_AFF_BYTES : G1_AFF_BYTES; }
+
+srs_layout layout_srs(const cuzk_gpu_srs *p)
+{
+	srs_layout L;
+	const size_t n[5] = {p->n_h, p->n_l, p->n_a, p->n_b_g1, p->n_b_g2};
+	const void *host[5] = {p->h, p->l, p->a, p->b_g1, p->b_g2};
+	for (int i = 0; i < 5; i++) {
+		L.off[i] = L.bytes;
+		L.count[i] = n[i];
+		L.host[i] = static_cast<const char *>(host[i]);
+		L.bytes += align_up(n[i] * point_bytes(i));
+	}
+	// Resident only if one proof's working memory still fits beside it.
+	const proof_layout P = plan_proof(p->n_h + 1, p->num_inputs, p->n_l, p->n_a, p->n_b_g1, 0);
+	L.tmp_bytes = align_up(p->n_h * G1_AFF_BYTES);
+	L.need = L.bytes + std::max(P.total, L.tmp_bytes);
+	return L;
+}
+
+// Reserves and allocates a resident SRS and its h buffer when they fit;
+// false, nothing reserved, when not.  Under dev->load_mu, on dev's device.
+bool reserve_resident(cuzk_gpu_dev *dev, const cuzk_gpu_srs *p, const srs_layout &L,
+		      std::shared_ptr<srs_resident> &s, budgeted_mem &tmp)
+{
+	const size_t room = dev->budget->budget() - dev->budget->reserved();
+	if (room < L.need || !dev->budget->try_reserve(L.bytes))
+		return false;
+	s = std::make_shared<srs_resident>();
+	s->key = p->key;
+	s->mem = budgeted_mem(*dev->budget, L.bytes, "the resident SRS");
+	if (!dev->budget->try_reserve(L.tmp_bytes))
+		gpu_fail(CUZK_E_VRAM, "SRS load: no room for the h permutation");
+	tmp = budgeted_mem(*dev->budget, L.tmp_bytes, "the SRS h permutation");
+	return true;
+}
+
+// h from tmp, where its copies have landed in file order, into its
+// bit-reversed place in the SRS.
+void permute_h(srs_resident &s, const srs_layout &L, const budgeted_mem &tmp)
+{
+	const size_t n_h = L.count[CUZK_GPU_SRS_H];
+	if (!n_h)
+		return;
+	const unsigned log_m = log2_ceil(n_h + 1);
+	const unsigned blocks = (unsigned)std::min<size_t>((n_h + 255) / 256, 65535);
+	stream_t st;
+	permute_g1_bitrev<<<blocks, 256, 0, st>>>(reinterpret_cast<uint4 *>(s.mem.as<char>() + L.off[CUZK_GPU_SRS_H]),
+						  tmp.as<const uint4>(), (uint32_t)n_h, log_m);
+	CUDA_LAUNCHED("permute_g1_bitrev");
+	st.sync();
+}
+
+// The SRS, every copy into it landed and h permuted, into the device's list.
+void publish(cuzk_gpu_dev *dev, std::shared_ptr<srs_resident> s, const srs_layout &L)
+{
+	const char *base = s->mem.as<const char>();
+	s->h = base + L.off[CUZK_GPU_SRS_H];
+	s->l = base + L.off[CUZK_GPU_SRS_L];
+	s->a = base + L.off[CUZK_GPU_SRS_A];
+	s->b_g1 = base + L.off[CUZK_GPU_SRS_B_G1];
+	s->b_g2 = base + L.off[CUZK_GPU_SRS_B_G2];
+	s->n_h = L.count[CUZK_GPU_SRS_H];
+	s->n_l = L.count[CUZK_GPU_SRS_L];
+	s->n_a = L.count[CUZK_GPU_SRS_A];
+	s->n_b_g1 = L.count[CUZK_GPU_SRS_B_G1];
+	s->n_b_g2 = L.count[CUZK_GPU_SRS_B_G2];
+	std::lock_guard<std::mutex> g(dev->mu);
+	dev->srs.push_back(std::move(s));
+}
+
+} // namespace
+
 extern "C" int cuzk_gpu_load_srs(cuzk_gpu_dev *dev, const cuzk_gpu_srs *p, int *ret_resident, cuzk_error *err)
 {
 	*ret_resident = 0;
@@ -373,70 +461,128 @@ extern "C" int cuzk_gpu_load_srs(cuzk_gpu_dev *dev, const cuzk_gpu_srs *p, int *
 			return;
 		}
 		device_guard dg(dev->device);
-		size_t o = 0;
-		auto put = [&](size_t n, size_t sz) {
-			size_t at = o;
-			o += align_up(n * sz);
-			return at;
-		};
-		const size_t oh = put(p->n_h, G1_AFF_BYTES), ol = put(p->n_l, G1_AFF_BYTES),
-			     oa = put(p->n_a, G1_AFF_BYTES), ob1 = put(p->n_b_g1, G1_AFF_BYTES),
-			     ob2 = put(p->n_b_g2, G2_AFF_BYTES);
-		const size_t srs_bytes = o;
-		// Resident only if one proof's working memory still fits beside it.
-		const size_t m = p->n_h + 1;
 		if (dev->never_resident) {
 			pin_streamed(dev, p);
 			return;
 		}
-		const proof_layout L = plan_proof(m, p->num_inputs, p->n_l, p->n_a, p->n_b_g1, 0);
-		const size_t tmp_bytes = align_up(p->n_h * G1_AFF_BYTES);   // h before its permutation
-		const size_t room = dev->budget->budget() - dev->budget->reserved();
-		if (room < srs_bytes + std::max(L.total, tmp_bytes) || !dev->budget->try_reserve(srs_bytes)) {
+		const srs_layout L = layout_srs(p);
+		std::shared_ptr<srs_resident> s;
+		budgeted_mem tmp;
+		if (!reserve_resident(dev, p, L, s, tmp)) {
 			pin_streamed(dev, p);   // streamed instead
 			return;
 		}
-		auto s = std::make_shared<srs_resident>();
-		s->key = p->key;
-		s->mem = budgeted_mem(*dev->budget, srs_bytes, "the resident SRS");
 		char *base = s->mem.as<char>();
 		staged_uploader up;
-		{
-			budgeted_mem tmp;
-			if (!dev->budget->try_reserve(tmp_bytes))
-				gpu_fail(CUZK_E_VRAM, "SRS load: no room for the h permutation");
-			tmp = budgeted_mem(*dev->budget, tmp_bytes, "the SRS h permutation");
-			up.copy(tmp.get(), p->h, p->n_h * G1_AFF_BYTES);
-			up.finish();
-			if (p->n_h) {
-				const unsigned log_m = log2_ceil(m);
-				const unsigned blocks = (unsigned)std::min<size_t>((p->n_h + 255) / 256, 65535);
-				stream_t st;
-				permute_g1_bitrev<<<blocks, 256, 0, st>>>(reinterpret_cast<uint4 *>(base + oh),
-									  tmp.as<const uint4>(), (uint32_t)p->n_h, log_m);
-				CUDA_LAUNCHED("permute_g1_bitrev");
-				st.sync();
-			}
-		}
-		up.copy(base + ol, p->l, p->n_l * G1_AFF_BYTES);
-		up.copy(base + oa, p->a, p->n_a * G1_AFF_BYTES);
-		up.copy(base + ob1, p->b_g1, p->n_b_g1 * G1_AFF_BYTES);
-		up.copy(base + ob2, p->b_g2, p->n_b_g2 * G2_AFF_BYTES);
+		up.copy(tmp.get(), p->h, p->n_h * G1_AFF_BYTES);
 		up.finish();
-		s->h = base + oh;
-		s->l = base + ol;
-		s->a = base + oa;
-		s->b_g1 = base + ob1;
-		s->b_g2 = base + ob2;
-		s->n_h = p->n_h;
-		s->n_l = p->n_l;
-		s->n_a = p->n_a;
-		s->n_b_g1 = p->n_b_g1;
-		s->n_b_g2 = p->n_b_g2;
-		std::lock_guard<std::mutex> g(dev->mu);
-		dev->srs.push_back(std::move(s));
+		permute_h(*s, L, tmp);
+		tmp.reset();
+		for (int i = CUZK_GPU_SRS_L; i <= CUZK_GPU_SRS_B_G2; i++)
+			up.copy(base + L.off[i], L.host[i], L.count[i] * point_bytes(i));
+		up.finish();
+		publish(dev, std::move(s), L);
 		*ret_resident = 1;
 	});
+}
+
+// An upload beside the host's decoding (cuzk_gpu_srs_upload_begin).
+struct cuzk_gpu_srs_upload {
+	cuzk_gpu_dev *dev = nullptr;
+	srs_layout L;
+	std::shared_ptr<srs_resident> s;   // reserved, not yet in dev->srs
+	budgeted_mem tmp;                   // h in file order, until it is whole
+	std::unique_ptr<staged_uploader> up;
+	size_t next[5] = {};                // points of each array copied so far
+
+	cuzk_gpu_srs_upload() = default;
+	cuzk_gpu_srs_upload(const cuzk_gpu_srs_upload &) = delete;
+	cuzk_gpu_srs_upload &operator=(const cuzk_gpu_srs_upload &) = delete;
+	// Whatever thread ends it: the copies in flight land first (the staging
+	// buffers are their source), then the memory goes back, on its device.
+	~cuzk_gpu_srs_upload()
+	{
+		int prev = -1;
+		const bool switched = dev && cudaGetDevice(&prev) == cudaSuccess && prev != dev->device &&
+				      cudaSetDevice(dev->device) == cudaSuccess;
+		if (up) {
+			try {
+				up->finish();
+			} catch (const gpu_error &) {
+				cudaGetLastError();   // the upload is dropped either way
+			}
+		}
+		up.reset();
+		tmp.reset();
+		s.reset();
+		if (switched)
+			cudaSetDevice(prev);
+	}
+};
+
+extern "C" int cuzk_gpu_srs_upload_begin(cuzk_gpu_dev *dev, const cuzk_gpu_srs *p, cuzk_gpu_srs_upload **ret,
+					 cuzk_error *err)
+{
+	*ret = nullptr;
+	return gpu_entry(err, [&] {
+		std::lock_guard<std::mutex> one_load(dev->load_mu);
+		if (dev->never_resident || dev->find_srs(p->key))
+			return;
+		device_guard dg(dev->device);
+		auto u = std::make_unique<cuzk_gpu_srs_upload>();
+		u->dev = dev;
+		u->L = layout_srs(p);
+		if (!reserve_resident(dev, p, u->L, u->s, u->tmp))
+			return;   // too large: cuzk_gpu_load_srs streams it later, as before
+		u->up = std::make_unique<staged_uploader>();
+		*ret = u.release();
+	});
+}
+
+extern "C" int cuzk_gpu_srs_upload_part(cuzk_gpu_srs_upload *u, int array, size_t begin, size_t end,
+					cuzk_error *err)
+{
+	return gpu_entry(err, [&] {
+		if (array < CUZK_GPU_SRS_H || array > CUZK_GPU_SRS_B_G2)
+			gpu_fail(CUZK_E_INVAL, "SRS upload: there is no array %d", array);
+		const srs_layout &L = u->L;
+		if (begin != u->next[array] || end < begin || end > L.count[array])
+			gpu_fail(CUZK_E_INVAL, "SRS upload: points %zu..%zu of %s out of order (%zu of %zu copied)",
+				 begin, end, srs_array_names[array], u->next[array], L.count[array]);
+		if (begin == end)
+			return;
+		device_guard dg(u->dev->device);
+		const size_t size = point_bytes(array);
+		char *dst = array == CUZK_GPU_SRS_H ? u->tmp.as<char>() : u->s->mem.as<char>() + L.off[array];
+		u->up->copy(dst + begin * size, L.host[array] + begin * size, (end - begin) * size);
+		u->next[array] = end;
+		if (array == CUZK_GPU_SRS_H && end == L.count[array]) {
+			// h is whole: into its bit-reversed place, and its buffer
+			// back to the budget before the other arrays come.
+			u->up->finish();
+			permute_h(*u->s, L, u->tmp);
+			u->tmp.reset();
+		}
+	});
+}
+
+extern "C" int cuzk_gpu_srs_upload_end(cuzk_gpu_srs_upload *u, cuzk_error *err)
+{
+	std::unique_ptr<cuzk_gpu_srs_upload> own(u);
+	return gpu_entry(err, [&] {
+		for (int i = CUZK_GPU_SRS_H; i <= CUZK_GPU_SRS_B_G2; i++)
+			if (u->next[i] != u->L.count[i])
+				gpu_fail(CUZK_E_INVAL, "SRS upload ended with %zu of the %zu points of %s copied",
+					 u->next[i], u->L.count[i], srs_array_names[i]);
+		device_guard dg(u->dev->device);
+		u->up->finish();
+		publish(u->dev, std::move(u->s), u->L);
+	});
+}
+
+extern "C" void cuzk_gpu_srs_upload_abort(cuzk_gpu_srs_upload *u)
+{
+	delete u;
 }
 
 extern "C" void cuzk_gpu_unload_srs(cuzk_gpu_dev *dev, const void *key)

@@ -78,6 +78,9 @@ int cli_write_file(const char *path, const void *buf, size_t len, cuzk_error *er
  * shared machine it says what a run cost when wall time says how busy the
  * machine was. */
 double cli_cpu_ms(void);
+/* The system (kernel) part of it: page faults, zeroing fresh pages, copies
+ * out of the page cache. */
+double cli_sys_ms(void);
 
 /* A progress line on stderr for long steps (loading a 47 GB parameter file,
  * a 2^27 setup): "WHAT:  37%" redrawn on a terminal, a line every 10%

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_params.h"
 #include "formats/params_io.h"
 #include "formats/witness_file.h"
 #include "prover/backend.h"
@@ -79,7 +80,9 @@ static int run(int argc, char **argv, cuzk_error *err)
 	groth16_witness_map m;
 	groth16_proof *proofs = NULL;
 	int have_params = 0, have_map = 0;
-	if ((r = groth16_params_read(&p, params_path, checks, err)) < 0)
+	/* On a GPU the params are uploaded while they are decoded. */
+	groth16_params_load_opts lo = { .checks = checks };
+	if ((r = cli_params_read(&p, params_path, &lo, be, ctx, NULL, err)) < 0)
 		goto out;
 	have_params = 1;
 	if ((r = groth16_witness_file_open(&m, witness_path, err)) < 0)

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "daemon/engine.h"
+#include "prover/params_upload.h"
 
 static void *worker_main(void *arg)
 {
@@ -52,6 +53,45 @@ static void unload_from_devices(void *ctx, const groth16_params *p)
 	for (unsigned i = 0; i < e->n_devices; i++)
 		if (e->devices[i].dev)
 			e->be->unload_params(e->devices[i].dev, p);
+}
+
+/* The SRS cache's reads on a backend with device memory: the params go to
+ * every device while they are decoded (prover/params_upload.h), so that a
+ * preload ends with them resident wherever they fit and the first request
+ * pays no upload.  A device without room in its budget streams them from
+ * its first proof on, as before; a device whose upload fails is named in
+ * the log and its first proof uploads them again. */
+static int read_to_devices(void *ctx, groth16_params *ret, int fd, const char *name, const groth16_params_load_opts *o,
+			   const groth16_params *key, cuzk_error *err)
+{
+	struct cuzkd_engine *e = ctx;
+	groth16_device **devs = calloc(e->n_devices, sizeof(*devs));
+	groth16_params_uploader *up;
+	struct groth16_upload_stats st;
+	int r;
+
+	if (!devs)
+		return err_fail(err, CUZK_E_NOMEM, "SRS '%s': out of memory", name);
+	for (unsigned i = 0; i < e->n_devices; i++)
+		devs[i] = e->devices[i].dev;
+	r = groth16_params_uploader_start(&up, e->be, devs, e->n_devices, key, err);
+	free(devs);
+	if (r)
+		return r;
+	groth16_params_load_opts lo = *o;
+	lo.decoded = groth16_params_uploader_decoded;
+	lo.decoded_ctx = up;
+	r = groth16_params_read_fd_opts(ret, fd, name, &lo, err);
+	groth16_params_uploader_finish(up, r == 0 ? ret : NULL, &st);
+	if (r)
+		return r;
+	if (st.rc)
+		cuzkd_log(e->log, CUZKD_LOG_WARNING, NULL, "SRS '%s': upload: %s (its first proof there uploads it)",
+			  name, st.err.msg);
+	cuzkd_log(e->log, CUZKD_LOG_INFO, NULL,
+		  "SRS '%s': resident on %u of %u devices, %.0f ms after its decoding ended", name, st.resident,
+		  st.devices, st.tail_ms);
+	return 0;
 }
 
 /* The one place where the configuration's GPU keys and CPU keys part: a
@@ -152,6 +192,10 @@ int cuzkd_engine_start(struct cuzkd_engine *e, const struct cuzkd_config *cfg, c
 		srs->on_evict = unload_from_devices;
 		srs->evict_ctx = e;
 	}
+	if (be->upload_begin) {
+		srs->read_params = read_to_devices;
+		srs->read_ctx = e;
+	}
 	return start_workers(e, err);
 }
 
@@ -177,6 +221,10 @@ void cuzkd_engine_destroy(struct cuzkd_engine *e)
 	if (e->srs && e->srs->on_evict == unload_from_devices) {
 		e->srs->on_evict = NULL;
 		e->srs->evict_ctx = NULL;
+	}
+	if (e->srs && e->srs->read_params == read_to_devices) {
+		e->srs->read_params = NULL;
+		e->srs->read_ctx = NULL;
 	}
 	for (unsigned i = 0; i < e->n_devices; i++) {
 		if (e->devices[i].dev)

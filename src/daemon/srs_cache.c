@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -338,13 +337,13 @@ static void on_progress(void *ctx, uint64_t done, uint64_t total)
 	pthread_mutex_unlock(&lp->c->lock);
 }
 
-/* Opens the entry's file (srs_find), maps it and decodes it (the points are
- * copied out, so the mapping goes away after). */
+/* Opens the entry's file (srs_find) and decodes it (groth16_params_read_fd_opts:
+ * the points are read into the storage, nothing of the file stays mapped),
+ * through the engine's read_params when it has devices to fill. */
 static int load_params(struct cuzkd_srs_cache *c, struct cuzkd_srs *s, groth16_params *ret, cuzk_error *err)
 {
 	const char *file = s->name;
 	struct stat st;
-	void *map;
 	int fd, r;
 
 	if ((r = cuzkd_srs_open(c, file, &fd, NULL, NULL, err)) < 0)
@@ -358,17 +357,13 @@ static int load_params(struct cuzkd_srs_cache *c, struct cuzkd_srs *s, groth16_p
 		close(fd);
 		return err_fail(err, CUZK_E_FORMAT, "SRS '%s' is empty", file);
 	}
-	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	r = errno;
-	close(fd);
-	if (map == MAP_FAILED)
-		return err_fail_errno(err, r, "SRS '%s': mmap", file);
 	/* Parameter files come from the operator; curve checks catch a corrupt
 	 * file, subgroup checks would cost minutes on a 47 GB file. */
 	struct load_progress lp = { c, s };
-	groth16_params_load_opts o = { BLS_CHECK_CURVE, on_progress, &lp };
-	r = groth16_params_parse_mem_opts(ret, map, (size_t)st.st_size, file, &o, err);
-	munmap(map, (size_t)st.st_size);
+	groth16_params_load_opts o = { .checks = BLS_CHECK_CURVE, .progress = on_progress, .progress_ctx = &lp };
+	r = c->read_params ? c->read_params(c->read_ctx, ret, fd, file, &o, &s->params, err)
+			   : groth16_params_read_fd_opts(ret, fd, file, &o, err);
+	close(fd);
 	if (r)
 		err_prefix(err, "SRS");
 	return r;

@@ -23,6 +23,7 @@
 
 #include "common/error.h"
 #include "daemon/conf.h"
+#include "formats/params_io.h"
 #include "prover/types.h"
 
 enum cuzkd_srs_state { CUZKD_SRS_LOADING, CUZKD_SRS_READY, CUZKD_SRS_FAILED };
@@ -61,6 +62,14 @@ struct cuzkd_srs_cache {
 	uint64_t hits, misses, loads_failed, evictions;
 	cuzkd_srs_evict_fn on_evict;
 	void *evict_ctx;
+	/* Set by the engine on a backend with device memory, before any load:
+	 * reads an entry's file in place of groth16_params_read_fd_opts and
+	 * uploads the params to the devices while they are decoded, keyed by
+	 * `key` (the entry's params, where they will live), so that a loaded
+	 * entry is resident wherever it fits.  Called without the lock. */
+	int (*read_params)(void *ctx, groth16_params *ret, int fd, const char *name,
+			   const groth16_params_load_opts *o, const groth16_params *key, cuzk_error *err);
+	void *read_ctx;
 };
 
 /* Accepts only 1..255 characters of [A-Za-z0-9._-], not starting with '.':

@@ -3,16 +3,19 @@
  *
  * Reading is two passes: the counts are walked first and checked against
  * the bytes left (nothing allocated yet), then every point is decoded in
- * parallel into one storage block. */
+ * parallel into one storage block, by threads that take blocks of points in
+ * file order (decode_worker). */
 #include "formats/params_io.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/file_kind.h"
@@ -105,105 +108,189 @@ struct thread_failure {
 	cuzk_error err;
 };
 
+/* Threads take blocks of this many points in file order, one at a time, so
+ * that the work balances itself (a G2 point costs ~2.2 G1 points, a thread
+ * may be descheduled) and the points decoded so far grow as one run from
+ * the start, which a consumer (an upload to a GPU) can copy while the rest
+ * is decoded.  2^14 G1 points are 1.5 MiB of input: one pread, and the
+ * per-block bookkeeping (a lock, a callback) is noise beside ~3 ms of
+ * decoding.  Subgroup checks cost ~35 us a point: blocks of 256 then. */
+#define BLOCK_POINTS ((size_t)1 << 14)
+#define BLOCK_POINTS_SUBGROUP ((size_t)256)
+
 struct decode_ctx {
-	const uint8_t *buf;
-	const char *name;
+	const uint8_t *buf;           /* the input in memory, or NULL: pread from fd */
+	int fd;
 	const struct layout *l;
 	groth16_params *p;
 	unsigned checks;
 	const groth16_params_load_opts *opts;
-	atomic_size_t done;           /* points decoded, for progress */
-	pthread_mutex_t progress_mu;
 	size_t start[Q__COUNT + 1];   /* global index where each array begins */
-	size_t ustart[Q__COUNT + 1];  /* the same in work units (decode_weight) */
+	size_t block, n_blocks;
+	atomic_size_t next_block;     /* the next block to take */
+	atomic_size_t first_fail;     /* lowest failing point so far, SIZE_MAX if none */
+	pthread_mutex_t mu;           /* guards what follows, and orders the callbacks */
+	uint8_t *block_done;          /* per block */
+	size_t prefix_blocks;         /* blocks 0..prefix_blocks-1 are all done */
+	size_t done;                  /* points decoded, for progress */
 	struct thread_failure *fail;
 };
 
-/* A G2 point costs about three G1 points to decode (twice the coordinates,
- * each Fp2 product three Fp ones).  Threads are given equal work, not equal
- * point counts: b_g2 comes last, so the last thread would otherwise take
- * all of it. */
-static size_t decode_weight(enum query q)
+static size_t point_size(enum query q)
 {
-	return is_g2(q) ? 3 : 1;
+	return is_g2(q) ? G2U : G1U;
 }
 
-/* The global index of the first point whose work starts at unit u or later. */
-static size_t first_point_at(const struct decode_ctx *c, size_t u)
+/* Reads len bytes at off, whatever the kernel's short reads; a file that
+ * ends early was cut while it was being loaded (its size was checked).  The
+ * caller's message names the file, the section and the offset. */
+static int pread_full(int fd, uint8_t *dst, size_t len, uint64_t off, cuzk_error *err)
 {
+	while (len > 0) {
+		ssize_t got = pread(fd, dst, len, (off_t)off);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			return err_fail_errno(err, errno, "reading %zu bytes", len);
+		if (got == 0)
+			return err_fail(err, CUZK_E_IO, "the file ends at offset %" PRIu64
+					" (cut while it was being loaded?)", off);
+		dst += got;
+		len -= (size_t)got;
+		off += (uint64_t)got;
+	}
+	return 0;
+}
+
+/* Decodes points [g, end) of array q (global indexes within q) from src, the
+ * bytes of point g onwards.  Returns the index of the first failure
+ * (its message in *err), or SIZE_MAX. */
+static size_t decode_run(struct decode_ctx *c, enum query q, size_t g, size_t end, const uint8_t *src,
+			 cuzk_error *err)
+{
+	/* ic belongs to the VK: always fully checked. */
+	unsigned checks = q == Q_IC ? BLS_CHECK_ALL : c->checks;
+	size_t i = g - c->start[q], n = end - g;
+	if (is_g2(q)) {
+		g2_aff_t *dst = (g2_aff_t *)query_array(c->p, q) + i;
+		for (size_t k = 0; k < n; k++)
+			if (g2_decode(&dst[k], src + k * G2U, G2U, checks, err) < 0)
+				return g + k;
+	} else {
+		g1_aff_t *dst = (g1_aff_t *)query_array(c->p, q) + i;
+		for (size_t k = 0; k < n; k++)
+			if (g1_decode(&dst[k], src + k * G1U, G1U, checks, err) < 0)
+				return g + k;
+	}
+	return SIZE_MAX;
+}
+
+/* Block b's points, array by array (a block may straddle two).  buf: the
+ * thread's input buffer when reading from fd.  Returns the first failing
+ * point or SIZE_MAX. */
+static size_t decode_block(struct decode_ctx *c, size_t b, uint8_t *buf, cuzk_error *err)
+{
+	size_t g = b * c->block, end = g + c->block < c->start[Q__COUNT] ? g + c->block : c->start[Q__COUNT];
 	enum query q = Q_IC;
-	while (q + 1 < Q__COUNT && u >= c->ustart[q + 1])
-		q++;
-	size_t w = decode_weight(q), into = u - c->ustart[q];
-	size_t i = (into + w - 1) / w;
-	return c->start[q] + (i < c->l->count[q] ? i : c->l->count[q]);
-}
-
-/* Progress every this many points of a thread. */
-#define PROGRESS_POINTS ((size_t)1 << 16)
-
-static void report(struct decode_ctx *c, size_t n)
-{
-	size_t done = atomic_fetch_add(&c->done, n) + n;
-	if (!c->opts || !c->opts->progress)
-		return;
-	pthread_mutex_lock(&c->progress_mu);
-	c->opts->progress(c->opts->progress_ctx, done, c->start[Q__COUNT]);
-	pthread_mutex_unlock(&c->progress_mu);
-}
-
-static void decode_range(void *arg, size_t ubegin, size_t uend, unsigned thread)
-{
-	struct decode_ctx *c = arg;
-	enum query q = Q_IC;
-	size_t end = first_point_at(c, uend), begin = first_point_at(c, ubegin), reported = begin;
-	for (size_t g = begin; g < end; g++) {
-		if (g - reported == PROGRESS_POINTS) {
-			report(c, g - reported);
-			reported = g;
-		}
+	while (g < end) {
 		while (g >= c->start[q + 1])
 			q++;
-		size_t i = g - c->start[q];
-		/* ic belongs to the VK: always fully checked. */
-		unsigned checks = q == Q_IC ? BLS_CHECK_ALL : c->checks;
-		int rc;
-		if (is_g2(q)) {
-			g2_aff_t *dst = query_array(c->p, q);
-			rc = g2_decode(&dst[i], c->buf + c->l->offset[q] + i * G2U, G2U, checks,
-				       &c->fail[thread].err);
-		} else {
-			g1_aff_t *dst = query_array(c->p, q);
-			rc = g1_decode(&dst[i], c->buf + c->l->offset[q] + i * G1U, G1U, checks,
-				       &c->fail[thread].err);
-		}
-		if (rc < 0) {
-			c->fail[thread].index = g;
-			return;
-		}
+		size_t run_end = end < c->start[q + 1] ? end : c->start[q + 1];
+		uint64_t off = c->l->offset[q] + (g - c->start[q]) * point_size(q);
+		const uint8_t *src = c->buf ? c->buf + off : buf;
+		if (!c->buf && pread_full(c->fd, buf, (run_end - g) * point_size(q), off, err) < 0)
+			return g;
+		size_t bad = decode_run(c, q, g, run_end, src, err);
+		if (bad != SIZE_MAX)
+			return bad;
+		g = run_end;
 	}
-	report(c, end - reported);
+	return SIZE_MAX;
 }
 
-static int decode_points(groth16_params *p, const uint8_t *buf, const struct layout *l,
+/* Block b is done: extends the run decoded from the start and tells the
+ * callbacks, one at a time and under the lock, so that they see the counts
+ * grow in order. */
+static void block_finished(struct decode_ctx *c, size_t b, size_t points)
+{
+	const groth16_params_load_opts *o = c->opts;
+	pthread_mutex_lock(&c->mu);
+	c->block_done[b] = 1;
+	c->done += points;
+	size_t before = c->prefix_blocks;
+	while (c->prefix_blocks < c->n_blocks && c->block_done[c->prefix_blocks])
+		c->prefix_blocks++;
+	if (o->progress)
+		o->progress(o->progress_ctx, c->done, c->start[Q__COUNT]);
+	if (o->decoded && c->prefix_blocks != before && atomic_load(&c->first_fail) == SIZE_MAX) {
+		size_t n = c->prefix_blocks * c->block;
+		o->decoded(o->decoded_ctx, c->p, n < c->start[Q__COUNT] ? n : c->start[Q__COUNT]);
+	}
+	pthread_mutex_unlock(&c->mu);
+}
+
+/* One decoding thread: blocks in order until none is left or one before
+ * them has failed (the blocks below a failure are all taken, so the first
+ * bad point of the file is always found and reported). */
+static void decode_worker(void *arg, size_t begin, size_t end, unsigned thread)
+{
+	(void)begin;
+	(void)end;
+	struct decode_ctx *c = arg;
+	struct thread_failure *f = &c->fail[thread];
+	uint8_t *buf = NULL;
+	if (!c->buf && !(buf = malloc(c->block * G2U))) {
+		/* Nothing taken: the other threads do the blocks (or, if all
+		 * fail so, decode_points reports it). */
+		return;
+	}
+	for (;;) {
+		size_t b = atomic_fetch_add(&c->next_block, 1);
+		if (b >= c->n_blocks || b * c->block >= atomic_load(&c->first_fail))
+			break;
+		size_t bad = decode_block(c, b, buf, &f->err);
+		if (bad != SIZE_MAX) {
+			f->index = bad;
+			size_t cur = atomic_load(&c->first_fail);
+			while (bad < cur && !atomic_compare_exchange_weak(&c->first_fail, &cur, bad))
+				;
+			break;
+		}
+		size_t g = b * c->block, n = c->start[Q__COUNT] - g < c->block ? c->start[Q__COUNT] - g : c->block;
+		block_finished(c, b, n);
+	}
+	free(buf);
+}
+
+static int decode_points(groth16_params *p, const uint8_t *buf, int fd, const struct layout *l,
 			 const char *name, const groth16_params_load_opts *opts, cuzk_error *err)
 {
-	struct decode_ctx c = { .buf = buf, .name = name, .l = l, .p = p, .checks = opts->checks, .opts = opts };
-	atomic_init(&c.done, 0);
-	pthread_mutex_init(&c.progress_mu, NULL);
-	for (int q = 0; q < Q__COUNT; q++) {
+	struct decode_ctx c = { .buf = buf, .fd = fd, .l = l, .p = p, .checks = opts->checks, .opts = opts };
+	for (int q = 0; q < Q__COUNT; q++)
 		c.start[q + 1] = c.start[q] + l->count[q];
-		c.ustart[q + 1] = c.ustart[q] + l->count[q] * decode_weight(q);
-	}
+	const size_t total = c.start[Q__COUNT];
 	unsigned nthreads = parallel_nthreads();
+	/* At least four blocks a thread where there are points enough. */
+	c.block = c.checks & BLS_CHECK_SUBGROUP ? BLOCK_POINTS_SUBGROUP : BLOCK_POINTS;
+	while (c.block > 64 && c.block * 4 * nthreads > total)
+		c.block /= 2;
+	c.n_blocks = (total + c.block - 1) / c.block;
+	atomic_init(&c.next_block, 0);
+	atomic_init(&c.first_fail, SIZE_MAX);
 	c.fail = malloc(nthreads * sizeof(*c.fail));
-	if (!c.fail)
+	c.block_done = calloc(c.n_blocks ? c.n_blocks : 1, 1);
+	if (!c.fail || !c.block_done) {
+		free(c.fail);
+		free(c.block_done);
 		return err_fail(err, CUZK_E_NOMEM, "%s: out of memory", name);
+	}
 	for (unsigned t = 0; t < nthreads; t++)
 		c.fail[t].index = SIZE_MAX;
-	/* Subgroup checks cost ~100 us a point; unchecked decoding far less. */
-	parallel_for(c.ustart[Q__COUNT], c.checks ? 256 : 8192, nthreads, decode_range, &c);
-	pthread_mutex_destroy(&c.progress_mu);
+	pthread_mutex_init(&c.mu, NULL);
+	if (opts->decoded)
+		opts->decoded(opts->decoded_ctx, p, 0);
+	parallel_for(nthreads, 1, nthreads, decode_worker, &c);
+	pthread_mutex_destroy(&c.mu);
 	struct thread_failure *first = NULL;
 	for (unsigned t = 0; t < nthreads; t++)
 		if (c.fail[t].index != SIZE_MAX && (!first || c.fail[t].index < first->index))
@@ -216,10 +303,16 @@ static int decode_points(groth16_params *p, const uint8_t *buf, const struct lay
 		size_t i = first->index - c.start[q];
 		char what[64];
 		snprintf(what, sizeof(what), "point %zu", i);
-		rc = decode_fail(err, &first->err, name, query_names[q], what,
-				 l->offset[q] + i * (is_g2(q) ? G2U : G1U));
+		rc = decode_fail(err, &first->err, name, query_names[q], what, l->offset[q] + i * point_size(q));
+	} else if (c.prefix_blocks != c.n_blocks) {
+		/* Every thread failed to get its input buffer. */
+		rc = err_fail(err, CUZK_E_NOMEM, "%s: out of memory for the decoding buffers", name);
 	}
+	/* A consumer of the run stops reading the arrays before they are freed. */
+	if (rc < 0 && opts->decoded)
+		opts->decoded(opts->decoded_ctx, NULL, 0);
 	free(c.fail);
+	free(c.block_done);
 	return rc;
 }
 
@@ -242,8 +335,13 @@ int groth16_params_alloc(groth16_params *ret, size_t n_ic, size_t n_h, size_t n_
 		/* 2 MiB pages where the kernel allows them (THP "madvise"): a
 		 * 47 GB SRS is then ~22 thousand page faults instead of 11
 		 * million, and the GPU upload walks fewer pages.  Advice only:
-		 * without THP nothing changes. */
-		madvise(m, bytes, MADV_HUGEPAGE);
+		 * without THP nothing changes.  $CUZK_PARAMS_THP=0 leaves it
+		 * out, to measure what the huge pages cost on a host whose
+		 * kernel compacts memory for them in the fault (THP defrag
+		 * "madvise", memory fragmented by the page cache). */
+		const char *thp = getenv("CUZK_PARAMS_THP");
+		if (!thp || strcmp(thp, "0") != 0)
+			madvise(m, bytes, MADV_HUGEPAGE);
 		p.storage = m;
 		p.storage_mmapped = 1;
 	} else {
@@ -300,12 +398,15 @@ static int check_trailing(const byte_reader *r, cuzk_error *err)
 int groth16_params_parse_mem(groth16_params *ret, const uint8_t *buf, size_t len, const char *name,
 			     unsigned checks, cuzk_error *err)
 {
-	groth16_params_load_opts o = { checks, NULL, NULL };
+	groth16_params_load_opts o = { .checks = checks };
 	return groth16_params_parse_mem_opts(ret, buf, len, name, &o, err);
 }
 
-int groth16_params_parse_mem_opts(groth16_params *ret, const uint8_t *buf, size_t len, const char *name,
-				  const groth16_params_load_opts *opts, cuzk_error *err)
+/* The header (VK, counts) from buf; the points from buf too, or with pread
+ * from fd when fd >= 0 (buf then maps the same file, and only its header
+ * pages are touched). */
+static int parse_params(groth16_params *ret, const uint8_t *buf, size_t len, int fd, const char *name,
+			const groth16_params_load_opts *opts, cuzk_error *err)
 {
 	byte_reader r = { buf, len, 0, name };
 	groth16_vk vk;
@@ -329,12 +430,18 @@ int groth16_params_parse_mem_opts(groth16_params *ret, const uint8_t *buf, size_
 	p.vk = vk;
 	p.vk.ic = ic;
 	p.vk.n_ic = l.count[Q_IC];
-	if ((rc = decode_points(&p, buf, &l, name, opts, err)) < 0) {
+	if ((rc = decode_points(&p, fd >= 0 ? NULL : buf, fd, &l, name, opts, err)) < 0) {
 		groth16_params_free(&p);
 		return rc;
 	}
 	*ret = p;
 	return 0;
+}
+
+int groth16_params_parse_mem_opts(groth16_params *ret, const uint8_t *buf, size_t len, const char *name,
+				  const groth16_params_load_opts *opts, cuzk_error *err)
+{
+	return parse_params(ret, buf, len, -1, name, opts, err);
 }
 
 int groth16_params_counts_fd(groth16_params_counts *ret, int fd, uint64_t size, const char *name,
@@ -367,19 +474,42 @@ int groth16_params_counts_fd(groth16_params_counts *ret, int fd, uint64_t size, 
 
 int groth16_params_read(groth16_params *ret, const char *path, unsigned checks, cuzk_error *err)
 {
-	groth16_params_load_opts o = { checks, NULL, NULL };
+	groth16_params_load_opts o = { .checks = checks };
 	return groth16_params_read_opts(ret, path, &o, err);
 }
 
 int groth16_params_read_opts(groth16_params *ret, const char *path, const groth16_params_load_opts *opts,
 			     cuzk_error *err)
 {
-	file_map m;
-	int rc = file_map_open(&m, path, err);
-	if (rc < 0)
-		return rc;
-	rc = groth16_params_parse_mem_opts(ret, m.buf, m.len, path, opts, err);
-	file_map_close(&m);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return err_fail_errno(err, errno, "%s: open", path);
+	int rc = groth16_params_read_fd_opts(ret, fd, path, opts, err);
+	close(fd);
+	return rc;
+}
+
+/* The file is mapped for its header (a few pages are touched: the VK and
+ * the six counts), and its points are read by pread, each decoding thread
+ * into a buffer of its own: mapping all 47 GB of a PoRep file would build
+ * ~11 million page-table entries while decoding, and munmap then tears
+ * them down on one thread (~27 ms per 1.4 GB measured here, ~0.9 s at
+ * 47 GB, after the decoding threads are done). */
+int groth16_params_read_fd_opts(groth16_params *ret, int fd, const char *name,
+				const groth16_params_load_opts *opts, cuzk_error *err)
+{
+	struct stat st;
+	if (fstat(fd, &st) < 0)
+		return err_fail_errno(err, errno, "%s: fstat", name);
+	if (!S_ISREG(st.st_mode))
+		return err_fail(err, CUZK_E_IO, "%s: not a regular file", name);
+	size_t len = (size_t)st.st_size;
+	void *map = NULL;
+	if (len > 0 && (map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0)) == MAP_FAILED)
+		return err_fail_errno(err, errno, "%s: mmap of %zu bytes", name, len);
+	int rc = parse_params(ret, map, len, len > 0 ? fd : -1, name, opts, err);
+	if (map)
+		munmap(map, len);
 	return rc;
 }
 

@@ -39,22 +39,46 @@
  * On failure *ret is untouched. */
 int groth16_params_parse_mem(groth16_params *ret, const uint8_t *buf, size_t len, const char *name,
 			     unsigned checks, cuzk_error *err);
-/* Maps path read-only (never reads it into malloc'd memory) and parses it.
- * Also -CUZK_E_IO for open/fstat/mmap failures. */
+/* Reads path (never into malloc'd memory: the points are decoded from
+ * small per-thread buffers) and parses it.  Also -CUZK_E_IO for
+ * open/fstat/mmap/read failures. */
 int groth16_params_read(groth16_params *ret, const char *path, unsigned checks, cuzk_error *err);
 
-/* Loading with progress: progress(ctx, done, total) counts query points
- * decoded; it is called from the decoding threads, one call at a time,
- * every 2^16 points or so of each thread, and once at the end. */
+/* Loading with progress: progress(ctx, done, total) counts the points
+ * decoded (ic included); it is called from the decoding threads, one call
+ * at a time, after each block of points (2^14, or 256 with subgroup
+ * checks), the last time with done == total.
+ *
+ * decoded(ctx, p, done), when set, is for a consumer that copies the points
+ * while the rest are decoded (an upload to a GPU): the first `done` points
+ * in file order (ic, h, l, a, b_g1, b_g2, counted as one sequence) are
+ * decoded and stay as they are.  It is called once with 0 before any point
+ * is decoded, when p's arrays and counts are set (p itself is valid only
+ * during the call; its arrays become *ret's), then each time that run
+ * grows, from the decoding threads, one call at a time (progress and
+ * decoded never run at once) and in increasing order; no longer once a
+ * point has failed.  It should return quickly (the decoding thread waits).
+ * When decoding fails, it is called once more with p = NULL before the
+ * arrays are freed: the consumer must have stopped reading them when that
+ * call returns.  (A load that fails before any point, on the header, makes
+ * no call at all.) */
 typedef struct groth16_params_load_opts {
 	unsigned checks;           /* enum bls_check for the query points */
 	void (*progress)(void *ctx, uint64_t done, uint64_t total);
 	void *progress_ctx;
+	void (*decoded)(void *ctx, const groth16_params *p, uint64_t done);
+	void *decoded_ctx;
 } groth16_params_load_opts;
 int groth16_params_parse_mem_opts(groth16_params *ret, const uint8_t *buf, size_t len, const char *name,
 				  const groth16_params_load_opts *opts, cuzk_error *err);
 int groth16_params_read_opts(groth16_params *ret, const char *path, const groth16_params_load_opts *opts,
 			     cuzk_error *err);
+/* The same from an open file (name only names it in messages; fd stays
+ * open): the header is read through a mapping, the points with pread, each
+ * decoding thread into a small buffer of its own.  -CUZK_E_IO also when the
+ * file is cut while it is read. */
+int groth16_params_read_fd_opts(groth16_params *ret, int fd, const char *name,
+				const groth16_params_load_opts *opts, cuzk_error *err);
 int groth16_params_write(const groth16_params *p, const char *path, cuzk_error *err);
 
 /* A parameters file written section by section, for writers that never hold

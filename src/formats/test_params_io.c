@@ -2,6 +2,7 @@
 /* bellperson params, VK and proof files: round trips, and each rejection
  * with its code and a message naming the section and offset. */
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -265,11 +266,137 @@ static void test_proofs(const char *path)
 	CHECK_MSG(strstr(err.msg, "proof 1: C at offset 336") != NULL, "'%s'", err.msg);
 }
 
+/* Points k·G for k = first, first + 1, ...: additions, cheap for thousands. */
+static void g1_run(g1_aff_t *out, size_t n, uint64_t first)
+{
+	g1_jac_t g, acc;
+	g1_aff_t a;
+	g1_from_affine(&g, &G1_GENERATOR);
+	g1_times(&a, first);
+	g1_from_affine(&acc, &a);
+	for (size_t i = 0; i < n; i++) {
+		g1_to_affine(&out[i], &acc);
+		g1_add(&acc, &acc, &g);
+	}
+}
+
+static void g2_run(g2_aff_t *out, size_t n, uint64_t first)
+{
+	g2_jac_t g, acc;
+	g2_aff_t a;
+	g2_from_affine(&g, &G2_GENERATOR);
+	g2_times(&a, first);
+	g2_from_affine(&acc, &a);
+	for (size_t i = 0; i < n; i++) {
+		g2_to_affine(&out[i], &acc);
+		g2_add(&acc, &acc, &g);
+	}
+}
+
+/* What an upload beside the decoding sees: each call's run copied into a
+ * shadow of the arrays, as a GPU upload would copy it. */
+struct shadow {
+	groth16_params copy;   /* same counts, own storage */
+	uint64_t last, calls, total;
+	unsigned stopped;      /* calls with p = NULL */
+	int bad;               /* a call out of order, or a first call without the arrays */
+};
+
+static void shadow_decoded(void *ctx, const groth16_params *p, uint64_t done)
+{
+	struct shadow *s = ctx;
+	if (!p) {   /* the load failed: no more reading */
+		s->stopped++;
+		return;
+	}
+	s->bad |= s->stopped != 0;
+	if (s->calls++ == 0) {
+		s->bad |= done != 0 || p->n_h != s->copy.n_h || p->n_b_g2 != s->copy.n_b_g2;
+		return;
+	}
+	s->bad |= done <= s->last || done > s->total;
+	const void *src[6] = { p->vk.ic, p->h, p->l, p->a, p->b_g1, p->b_g2 };
+	void *dst[6] = { s->copy.vk.ic, s->copy.h, s->copy.l, s->copy.a, s->copy.b_g1, s->copy.b_g2 };
+	size_t n[6] = { p->vk.n_ic, p->n_h, p->n_l, p->n_a, p->n_b_g1, p->n_b_g2 }, at = 0;
+	for (int q = 0; q < 6; q++) {
+		size_t size = q == 5 ? sizeof(g2_aff_t) : sizeof(g1_aff_t);
+		size_t lo = s->last > at ? s->last - at : 0, hi = done - at < n[q] ? done - at : n[q];
+		if (done > at && lo < hi)
+			memcpy((char *)dst[q] + lo * size, (const char *)src[q] + lo * size, (hi - lo) * size);
+		at += n[q];
+		if (at >= done)
+			break;
+	}
+	s->last = done;
+}
+
+/* Params large enough for many blocks on several threads: the decoded run
+ * grows in order and what it announced is what the load returns; a bad
+ * point stops it short of that point, and the file (pread) and memory paths
+ * name the same point. */
+static void test_decoded_run(const char *path)
+{
+	const size_t n[6] = { 3, 3000, 2000, 1000, 500, 700 };
+	groth16_params p, back;
+	cuzk_error err, err2;
+	REQUIRE(groth16_params_alloc(&p, n[0], n[1], n[2], n[3], n[4], n[5], &err) == 0);
+	g1_times(&p.vk.alpha_g1, 2);
+	g1_times(&p.vk.beta_g1, 3);
+	g2_times(&p.vk.beta_g2, 4);
+	g2_times(&p.vk.gamma_g2, 5);
+	g1_times(&p.vk.delta_g1, 6);
+	g2_times(&p.vk.delta_g2, 7);
+	g1_run(p.storage, n[0] + n[1] + n[2] + n[3] + n[4], 10);
+	g2_run(p.b_g2, n[5], 20000);
+	memset(&p.h[17], 0, sizeof(p.h[17]));   /* an identity point */
+	REQUIRE(groth16_params_write(&p, path, &err) == 0);
+	setenv("CUZK_THREADS", "4", 1);
+
+	struct shadow s = { .total = n[0] + n[1] + n[2] + n[3] + n[4] + n[5] };
+	REQUIRE(groth16_params_alloc(&s.copy, n[0], n[1], n[2], n[3], n[4], n[5], &err) == 0);
+	groth16_params_load_opts o = { .checks = BLS_CHECK_CURVE, .decoded = shadow_decoded, .decoded_ctx = &s };
+	REQUIRE(groth16_params_read_opts(&back, path, &o, &err) == 0);
+	CHECK_MSG(!s.bad && s.last == s.total && s.calls >= 2 && !s.stopped, "calls %llu, last %llu of %llu, bad %d",
+		  (unsigned long long)s.calls, (unsigned long long)s.last, (unsigned long long)s.total, s.bad);
+	CHECK(s.copy.storage_len == back.storage_len && memcmp(s.copy.storage, back.storage, back.storage_len) == 0);
+	CHECK(memcmp(back.storage, p.storage, p.storage_len) == 0);
+	groth16_params_free(&back);
+
+	/* l's point 1500 off the curve: global point 3 + 3000 + 1500. */
+	size_t len;
+	uint8_t *file = test_slurp(path, &len);
+	size_t at = VK_FIXED + 4 + n[0] * 96 + 4 + n[1] * 96 + 4 + 1500 * 96;
+	file[at + 95] ^= 1;
+	FILE *f = fopen(path, "wb");
+	REQUIRE(f && fwrite(file, 1, len, f) == len && fclose(f) == 0);
+	s.last = s.calls = 0;
+	s.stopped = 0;
+	EXPECT_FAIL(groth16_params_read_opts(&back, path, &o, &err), &err, CUZK_E_NOT_ON_CURVE,
+		    "section l: point 1500 at offset");
+	CHECK_MSG(!s.bad && s.last <= n[0] + n[1] + 1500 && s.stopped == 1,
+		  "decoded up to %llu past the bad point, %u stops", (unsigned long long)s.last, s.stopped);
+	EXPECT_FAIL(groth16_params_parse_mem(&back, file, len, path, BLS_CHECK_CURVE, &err2), &err2,
+		    CUZK_E_NOT_ON_CURVE, "section l: point 1500 at offset");
+	CHECK_MSG(strcmp(err.msg, err2.msg) == 0, "'%s' / '%s'", err.msg, err2.msg);
+	/* A file cut short is caught by the walk of the counts, before any
+	 * point is read: the same message on both paths. */
+	REQUIRE(truncate(path, (off_t)(len - 10)) == 0);
+	EXPECT_FAIL(groth16_params_read(&back, path, BLS_CHECK_CURVE, &err), &err, CUZK_E_FORMAT, "section b_g2");
+	EXPECT_FAIL(groth16_params_parse_mem(&back, file, len - 10, path, BLS_CHECK_CURVE, &err2), &err2,
+		    CUZK_E_FORMAT, "section b_g2");
+	CHECK_MSG(strcmp(err.msg, err2.msg) == 0, "'%s' / '%s'", err.msg, err2.msg);
+	unsetenv("CUZK_THREADS");
+	free(file);
+	groth16_params_free(&s.copy);
+	groth16_params_free(&p);
+}
+
 int main(void)
 {
 	char path[256];
 	test_temp_file(path, sizeof(path), "params");
 	test_params(path);
+	test_decoded_run(path);
 	test_proofs(path);
 	unlink(path);
 	CHECK_DONE();

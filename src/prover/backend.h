@@ -20,6 +20,10 @@
 #include "prover/types.h"
 
 typedef struct groth16_device groth16_device;   /* a GPU with its VRAM budget, or the CPU */
+typedef struct groth16_upload groth16_upload;   /* params on their way to a device (upload_begin) */
+
+/* The query arrays of groth16_params in file order, as upload_part names them. */
+enum groth16_query { GROTH16_Q_H, GROTH16_Q_L, GROTH16_Q_A, GROTH16_Q_B_G1, GROTH16_Q_B_G2, GROTH16_Q__COUNT };
 
 enum groth16_ntt_kind { GROTH16_NTT_FORWARD, GROTH16_NTT_COSET_FORWARD };
 
@@ -59,6 +63,25 @@ struct groth16_backend {
 	 * CPU reads them in place). */
 	int (*load_params)(groth16_device *dev, const groth16_params *p, cuzk_error *err);
 	void (*unload_params)(groth16_device *dev, const groth16_params *p);
+	/* Params made resident while they are being decoded, so that they are
+	 * ready when the decoding ends (src/prover/params_upload.h drives
+	 * these): upload_begin once the arrays are allocated (arrays: their
+	 * pointers and counts, no point valid yet), with key the params object
+	 * that proofs and load_params will be given; *ret NULL when they will
+	 * not be resident this way (already resident, or too large for the
+	 * device's budget: load_params then does what it always did).
+	 * upload_part copies points [begin, end) of one query, each query's
+	 * parts in order, from points that stay as they are; upload_end makes
+	 * the params resident under key, as load_params would have; upload_abort
+	 * drops them.  end and abort free u, whatever happens.  One thread
+	 * drives an upload from begin to end, and no proof may use key before
+	 * upload_end has returned.  NULL: the backend has no device memory to
+	 * fill (the CPU). */
+	int (*upload_begin)(groth16_device *dev, const groth16_params *key, const groth16_params *arrays,
+			    groth16_upload **ret, cuzk_error *err);
+	int (*upload_part)(groth16_upload *u, enum groth16_query q, size_t begin, size_t end, cuzk_error *err);
+	int (*upload_end)(groth16_upload *u, cuzk_error *err);
+	void (*upload_abort)(groth16_upload *u);
 	/* Page-locks host memory that proofs will read, for every device of the
 	 * backend at once (DMA straight from it), read-only.  NULL: the backend
 	 * reads host memory directly. */

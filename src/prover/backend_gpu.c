@@ -139,6 +139,56 @@ static void *precompute_main(void *arg)
 	return NULL;
 }
 
+/* An upload beside the decoding: the device's, and which device (for messages). */
+struct groth16_upload {
+	cuzk_gpu_srs_upload *u;
+	int device;
+};
+
+_Static_assert((int)GROTH16_Q_H == (int)CUZK_GPU_SRS_H && (int)GROTH16_Q_L == (int)CUZK_GPU_SRS_L &&
+		       (int)GROTH16_Q_A == (int)CUZK_GPU_SRS_A && (int)GROTH16_Q_B_G1 == (int)CUZK_GPU_SRS_B_G1 &&
+		       (int)GROTH16_Q_B_G2 == (int)CUZK_GPU_SRS_B_G2,
+	       "upload_part names the arrays as cuzk_gpu.h does");
+
+static int gpu_upload_begin(groth16_device *gpu, const groth16_params *key, const groth16_params *arrays,
+			    groth16_upload **ret, cuzk_error *err)
+{
+	*ret = NULL;
+	groth16_upload *up = malloc(sizeof(*up));
+	if (!up)
+		return err_fail(err, CUZK_E_NOMEM, "GPU %d: no memory for an SRS upload", gpu->device);
+	cuzk_gpu_srs s;
+	srs_of(&s, arrays);
+	s.key = key;
+	int rc = cuzk_gpu_srs_upload_begin(gpu->dev, &s, &up->u, err);
+	if (rc || !up->u) {
+		free(up);
+		return rc ? gpu_error(err, rc, gpu->device) : 0;
+	}
+	up->device = gpu->device;
+	*ret = up;
+	return 0;
+}
+
+static int gpu_upload_part(groth16_upload *up, enum groth16_query q, size_t begin, size_t end, cuzk_error *err)
+{
+	int rc = cuzk_gpu_srs_upload_part(up->u, (int)q, begin, end, err);
+	return rc ? gpu_error(err, rc, up->device) : 0;
+}
+
+static int gpu_upload_end(groth16_upload *up, cuzk_error *err)
+{
+	int rc = cuzk_gpu_srs_upload_end(up->u, err), device = up->device;
+	free(up);
+	return rc ? gpu_error(err, rc, device) : 0;
+}
+
+static void gpu_upload_abort(groth16_upload *up)
+{
+	cuzk_gpu_srs_upload_abort(up->u);
+	free(up);
+}
+
 /* The counts first, on the host: a wrong shape costs no upload.  The density
  * bitmaps go to the device as they are (by DMA from the caller's registered
  * memory when witness_pinned), and are counted and checked against the SRS
@@ -309,6 +359,10 @@ const struct groth16_backend groth16_backend_gpu = {
 	.close = gpu_close,
 	.load_params = gpu_load_params,
 	.unload_params = gpu_unload_params,
+	.upload_begin = gpu_upload_begin,
+	.upload_part = gpu_upload_part,
+	.upload_end = gpu_upload_end,
+	.upload_abort = gpu_upload_abort,
 	.register_host = gpu_register_host,
 	.unregister_host = gpu_unregister_host,
 	.prove = gpu_prove,
