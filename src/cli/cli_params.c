@@ -2,6 +2,10 @@
 /* A parameter file read for one device of a backend (cli_params.h). */
 #include "cli/cli_params.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+
 #include "cli/cli.h"
 #include "common/clock.h"
 #include "prover/params_upload.h"
@@ -10,24 +14,18 @@ int cli_params_read(groth16_params *ret, const char *path, const groth16_params_
 		    const struct groth16_backend *be, groth16_device *dev, struct cli_load_stats *st,
 		    cuzk_error *err)
 {
-	groth16_params_uploader *up = NULL;
-	int r = be->upload_begin ? groth16_params_uploader_start(&up, be, &dev, 1, ret, err) : 0;
-	if (r < 0)
-		return r;
-	groth16_params_load_opts lo = *o;
-	lo.decoded = up ? groth16_params_uploader_decoded : NULL;
-	lo.decoded_ctx = up;
-	double t0 = monotonic_ms(), c0 = cli_cpu_ms(), s0 = cli_sys_ms();
-	r = groth16_params_read_opts(ret, path, &lo, err);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return err_fail_errno(err, errno, "%s: open", path);
+	struct groth16_upload_stats us;
+	double c0 = cli_cpu_ms(), s0 = cli_sys_ms();
+	int r = groth16_params_read_to_devices(ret, fd, path, o, be, &dev, 1, ret, &us, err);
 	double t1 = monotonic_ms(), c1 = cli_cpu_ms(), s1 = cli_sys_ms();
+	close(fd);
 	const int loaded = r == 0;
-	if (up) {
-		struct groth16_upload_stats us;
-		groth16_params_uploader_finish(up, loaded ? ret : NULL, &us);
-		if (loaded && us.rc < 0) {
-			*err = us.err;
-			r = err_prefix(err, "uploading %s", path);
-		}
+	if (loaded && us.rc < 0) {
+		*err = us.err;
+		r = err_prefix(err, "uploading %s", path);
 	}
 	/* Resident: found at once.  No room: page-locked for streaming now. */
 	if (r == 0 && be->load_params)
@@ -40,7 +38,10 @@ int cli_params_read(groth16_params *ret, const char *path, const groth16_params_
 		}
 		return r;
 	}
+	/* The tail: the uploader's wait for the last copies, then whatever
+	 * load_params still had to do. */
 	if (st)
-		*st = (struct cli_load_stats){ t1 - t0, c1 - c0, s1 - s0, monotonic_ms() - t1, be->upload_begin != NULL };
+		*st = (struct cli_load_stats){ us.decode_ms, c1 - c0, s1 - s0, monotonic_ms() - t1 + us.tail_ms,
+					       be->upload_begin != NULL };
 	return 0;
 }

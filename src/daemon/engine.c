@@ -66,23 +66,14 @@ static int read_to_devices(void *ctx, groth16_params *ret, int fd, const char *n
 {
 	struct cuzkd_engine *e = ctx;
 	groth16_device **devs = calloc(e->n_devices, sizeof(*devs));
-	groth16_params_uploader *up;
 	struct groth16_upload_stats st;
-	int r;
 
 	if (!devs)
 		return err_fail(err, CUZK_E_NOMEM, "SRS '%s': out of memory", name);
 	for (unsigned i = 0; i < e->n_devices; i++)
 		devs[i] = e->devices[i].dev;
-	r = groth16_params_uploader_start(&up, e->be, devs, e->n_devices, key, err);
+	int r = groth16_params_read_to_devices(ret, fd, name, o, e->be, devs, e->n_devices, key, &st, err);
 	free(devs);
-	if (r)
-		return r;
-	groth16_params_load_opts lo = *o;
-	lo.decoded = groth16_params_uploader_decoded;
-	lo.decoded_ctx = up;
-	r = groth16_params_read_fd_opts(ret, fd, name, &lo, err);
-	groth16_params_uploader_finish(up, r == 0 ? ret : NULL, &st);
 	if (r)
 		return r;
 	if (st.rc)

@@ -241,3 +241,26 @@ void groth16_params_uploader_finish(groth16_params_uploader *u, const groth16_pa
 	pthread_mutex_destroy(&u->mu);
 	free(u);
 }
+
+int groth16_params_read_to_devices(groth16_params *ret, int fd, const char *name, const groth16_params_load_opts *o,
+				   const struct groth16_backend *be, groth16_device *const *devs, unsigned n,
+				   const groth16_params *key, struct groth16_upload_stats *st, cuzk_error *err)
+{
+	groth16_params_uploader *up = NULL;
+	struct groth16_upload_stats us = { .devices = n };
+	int r = be->upload_begin && n ? groth16_params_uploader_start(&up, be, devs, n, key, err) : 0;
+	if (r < 0)
+		return r;
+	groth16_params_load_opts lo = *o;
+	lo.decoded = up ? groth16_params_uploader_decoded : NULL;
+	lo.decoded_ctx = up;
+	double t0 = monotonic_ms();
+	r = groth16_params_read_fd_opts(ret, fd, name, &lo, err);
+	const double decode_ms = monotonic_ms() - t0;
+	if (up)
+		groth16_params_uploader_finish(up, r == 0 ? ret : NULL, &us);
+	us.decode_ms = decode_ms;
+	if (st)
+		*st = us;
+	return r;
+}

@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "common/error.h"
+#include "formats/params_io.h"
 #include "prover/backend.h"
 #include "prover/types.h"
 
@@ -32,6 +33,7 @@ struct groth16_upload_stats {
 	unsigned devices;    /* devices the uploader was given */
 	unsigned resident;   /* those that hold the params resident now */
 	double tail_ms;      /* from finish (the load's end) until every device's copy had landed */
+	double decode_ms;    /* groth16_params_read_to_devices: the read alone, wall */
 	int rc;              /* the first device's failure (its params not resident), 0 if none */
 	cuzk_error err;      /* its message, naming the device */
 };
@@ -51,5 +53,15 @@ void groth16_params_uploader_decoded(void *ctx, const groth16_params *p, uint64_
  * resident: its first proof loads them as it always did. */
 void groth16_params_uploader_finish(groth16_params_uploader *u, const groth16_params *loaded,
 				    struct groth16_upload_stats *st);
+
+/* All of the above in one call: fd (named name in messages) read with o
+ * (its decoded callback is the uploader's: leave it NULL), its points going
+ * to n devices of be as they are decoded.  key as above.  Without devices
+ * or without upload_begin it is the plain read.  *st (may be NULL) as
+ * above; decode_ms is the read alone.  Returns the read's error (or the
+ * uploader's start's); a device's failure is only in *st. */
+int groth16_params_read_to_devices(groth16_params *ret, int fd, const char *name, const groth16_params_load_opts *o,
+				   const struct groth16_backend *be, groth16_device *const *devs, unsigned n,
+				   const groth16_params *key, struct groth16_upload_stats *st, cuzk_error *err);
 
 #endif
