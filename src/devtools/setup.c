@@ -244,6 +244,9 @@ struct setup_run {
 	uint64_t done, total;
 };
 
+/* put has encoded the run when it returns (its bytes still on their way
+ * to the file), as the engines need: the GPU's pinned download buffer and
+ * the CPU engine's run buffer are reused at once. */
 static int writer_emit(void *ctx, const void *points, size_t n, cuzk_error *err)
 {
 	return groth16_params_writer_put(ctx, points, n, err);

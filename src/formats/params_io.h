@@ -21,6 +21,7 @@
 
 #include "bls12_381/encoding.h"
 #include "common/error.h"
+#include "formats/async_writer.h"
 #include "formats/byte_io.h"
 #include "prover/types.h"
 
@@ -86,20 +87,27 @@ int groth16_params_write(const groth16_params *p, const char *path, cuzk_error *
  * writes the VK and takes every section's count; then the points of h, l,
  * a, b_g1 and b_g2 are appended in that order, in runs of any length
  * (G1 points for the first four, G2 for b_g2), each count header written
- * when its section begins.  Encoding is multi-threaded.  Close fails unless
- * every section got exactly its count.  Errors name the path. */
+ * when its section begins.  Encoding is multi-threaded, into a ring of
+ * buffers that a thread of the writer's own writes out meanwhile
+ * (async_writer.h): put returns once its points are encoded (the caller
+ * may reuse their memory then), with their bytes still on their way to
+ * the file.  A write that fails stops the writing; its error (naming the
+ * path and the offset) is returned by the next put and by close.  Close
+ * waits for every write, and fails unless every section got exactly its
+ * count.  Errors name the path. */
 typedef struct groth16_params_writer {
-	byte_writer w;
+	async_writer *out;
+	const char *path;
 	size_t count[5];           /* h, l, a, b_g1, b_g2 */
 	int section;               /* the section being written, 5 after the last */
 	size_t left;               /* its points still to come */
-	uint8_t *buf;              /* encoding buffer */
-	int failed;
+	int failed;                /* more points came than the sections hold */
 } groth16_params_writer;
 enum { GROTH16_PARAMS_SECTIONS = 5 };
 int groth16_params_writer_open(groth16_params_writer *ret, const char *path, const groth16_vk *vk,
 			       const size_t count[GROTH16_PARAMS_SECTIONS], cuzk_error *err);
-/* -CUZK_E_INVAL when the run overflows what the sections were promised. */
+/* -CUZK_E_INVAL when the run overflows what the sections were promised
+ * (and at every put after that); a write error of an earlier run. */
 int groth16_params_writer_put(groth16_params_writer *w, const void *points, size_t n, cuzk_error *err);
 /* Closes (always); the first write error, or -CUZK_E_INVAL for missing points. */
 int groth16_params_writer_close(groth16_params_writer *w, cuzk_error *err);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 /* bellperson params, VK and proof files: round trips, and each rejection
  * with its code and a message naming the section and offset. */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,17 +29,23 @@ static void g2_times(g2_aff_t *r, uint64_t k)
 	g2_to_affine(r, &j);
 }
 
+/* The VK's six fixed points: 2·G .. 7·G. */
+static void make_vk_points(groth16_vk *vk)
+{
+	g1_times(&vk->alpha_g1, 2);
+	g1_times(&vk->beta_g1, 3);
+	g2_times(&vk->beta_g2, 4);
+	g2_times(&vk->gamma_g2, 5);
+	g1_times(&vk->delta_g1, 6);
+	g2_times(&vk->delta_g2, 7);
+}
+
 static void make_params(groth16_params *p)
 {
 	cuzk_error err;
 	REQUIRE(groth16_params_alloc(p, 2, 3, 4, 5, 2, 2, &err) == 0);
-	uint64_t k = 2;
-	g1_times(&p->vk.alpha_g1, k++);
-	g1_times(&p->vk.beta_g1, k++);
-	g2_times(&p->vk.beta_g2, k++);
-	g2_times(&p->vk.gamma_g2, k++);
-	g1_times(&p->vk.delta_g1, k++);
-	g2_times(&p->vk.delta_g2, k++);
+	make_vk_points(&p->vk);
+	uint64_t k = 8;
 	g1_aff_t *g1s[] = { p->vk.ic, p->h, p->l, p->a, p->b_g1 };
 	size_t n1[] = { 2, 3, 4, 5, 2 };
 	for (int s = 0; s < 5; s++)
@@ -293,6 +300,110 @@ static void g2_run(g2_aff_t *out, size_t n, uint64_t first)
 	}
 }
 
+/* The section writer over files larger than its buffers (24 MiB): points
+ * put in runs of odd lengths read back as they went in, across every
+ * buffer boundary (one falls in h, one in b_g2), and an empty section
+ * between. */
+static void test_writer_buffers(const char *path)
+{
+	const size_t n[6] = { 3, 300000, 3, 0, 100000, 100000 };
+	const size_t period = 4099;   /* real points, tiled: prime, so no run lines up with it */
+	groth16_params p, back;
+	cuzk_error err;
+	REQUIRE(groth16_params_alloc(&p, n[0], n[1], n[2], n[3], n[4], n[5], &err) == 0);
+	make_vk_points(&p.vk);
+	g1_aff_t *g1 = p.storage;
+	size_t n_g1 = n[0] + n[1] + n[2] + n[3] + n[4];
+	g1_run(g1, period, 10);
+	for (size_t i = period; i < n_g1; i++)
+		g1[i] = g1[i % period];
+	g2_run(p.b_g2, period, 20000);
+	for (size_t i = period; i < n[5]; i++)
+		p.b_g2[i] = p.b_g2[i % period];
+	memset(&p.h[200001], 0, sizeof(p.h[0]));   /* identity points */
+	memset(&p.b_g2[77777], 0, sizeof(p.b_g2[0]));
+
+	size_t counts[GROTH16_PARAMS_SECTIONS] = { n[1], n[2], n[3], n[4], n[5] };
+	const size_t runs[] = { 1, 4097, 65539, 100, 262147 };
+	groth16_params_writer w;
+	REQUIRE(groth16_params_writer_open(&w, path, &p.vk, counts, &err) == 0);
+	/* The G1 runs cross the sections' ends (h, l, a and b_g1 lie one
+	 * after the other in p's storage): the writer takes any split. */
+	const size_t n_g1_queries = n_g1 - n[0];
+	for (size_t i = 0, r = 0; i < n_g1_queries; r++) {
+		size_t k = runs[r % 5] < n_g1_queries - i ? runs[r % 5] : n_g1_queries - i;
+		CHECK(groth16_params_writer_put(&w, p.h + i, k, &err) == 0);
+		i += k;
+	}
+	for (size_t i = 0, r = 3; i < n[5]; r++) {
+		size_t k = runs[r % 5] < n[5] - i ? runs[r % 5] : n[5] - i;
+		CHECK(groth16_params_writer_put(&w, p.b_g2 + i, k, &err) == 0);
+		i += k;
+	}
+	CHECK_MSG(groth16_params_writer_close(&w, &err) == 0, "%s", err.msg);
+
+	REQUIRE(groth16_params_read(&back, path, BLS_CHECK_CURVE, &err) == 0);
+	CHECK(vk_eq(&back.vk, &p.vk));
+	CHECK(back.n_h == n[1] && back.n_l == n[2] && back.n_a == 0 && back.n_b_g1 == n[4] && back.n_b_g2 == n[5]);
+	CHECK(back.storage_len == p.storage_len && memcmp(back.storage, p.storage, p.storage_len) == 0);
+	groth16_params_free(&back);
+	groth16_params_free(&p);
+}
+
+/* The section writer's refusals: points past the counts, points missing,
+ * and a write that fails (/dev/full), met by the next put (the ring of two
+ * buffers is full, so the put waits for the failed write) and by close. */
+static void test_writer_errors(const char *path)
+{
+	groth16_params p;
+	groth16_params_writer w;
+	cuzk_error err;
+	make_params(&p);
+	size_t counts[GROTH16_PARAMS_SECTIONS] = { p.n_h, p.n_l, p.n_a, p.n_b_g1, p.n_b_g2 };
+	REQUIRE(groth16_params_writer_open(&w, path, &p.vk, counts, &err) == 0);
+	CHECK(groth16_params_writer_put(&w, p.h, p.n_h + p.n_l + p.n_a, &err) == 0);
+	EXPECT_FAIL(groth16_params_writer_put(&w, p.b_g1, 5, &err), &err, CUZK_E_INVAL,
+		    "points more than the sections hold");
+	EXPECT_FAIL(groth16_params_writer_put(&w, p.b_g1, 1, &err), &err, CUZK_E_INVAL,
+		    "more points than the sections hold");
+	EXPECT_FAIL(groth16_params_writer_close(&w, &err), &err, CUZK_E_INVAL, "more points than the sections hold");
+	REQUIRE(groth16_params_writer_open(&w, path, &p.vk, counts, &err) == 0);
+	CHECK(groth16_params_writer_put(&w, p.h, 2, &err) == 0);
+	EXPECT_FAIL(groth16_params_writer_close(&w, &err), &err, CUZK_E_INVAL, "section h is 1 points short");
+
+	int fd = open("/dev/full", O_WRONLY | O_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, "SKIP part: /dev/full: %s\n", strerror(errno));
+		groth16_params_free(&p);
+		return;
+	}
+	close(fd);
+	/* The small file goes in one buffer: close's write fails. */
+	REQUIRE(groth16_params_writer_open(&w, "/dev/full", &p.vk, counts, &err) == 0);
+	const void *arrays[GROTH16_PARAMS_SECTIONS] = { p.h, p.l, p.a, p.b_g1, p.b_g2 };
+	for (int q = 0; q < GROTH16_PARAMS_SECTIONS; q++)
+		CHECK(groth16_params_writer_put(&w, arrays[q], counts[q], &err) == 0);
+	char want[100];
+	snprintf(want, sizeof(want), "/dev/full: writing %d bytes at offset 0: ", FILE_LEN);
+	EXPECT_FAIL(groth16_params_writer_close(&w, &err), &err, CUZK_E_IO, want);
+	groth16_params_free(&p);
+
+	/* 57.6 MB of h (identity points: cheap to encode) fill more than the
+	 * two 24 MiB buffers. */
+	const size_t many = 600000;
+	g1_aff_t *zero = calloc(many, sizeof(*zero));
+	REQUIRE(zero);
+	groth16_vk vk = { .n_ic = 0 };
+	make_vk_points(&vk);
+	size_t big[GROTH16_PARAMS_SECTIONS] = { many, 0, 0, 0, 0 };
+	REQUIRE(groth16_params_writer_open(&w, "/dev/full", &vk, big, &err) == 0);
+	EXPECT_FAIL(groth16_params_writer_put(&w, zero, many, &err), &err, CUZK_E_IO, "/dev/full: writing ");
+	CHECK_MSG(strstr(err.msg, "bytes at offset 0: ") != NULL, "'%s'", err.msg);
+	EXPECT_FAIL(groth16_params_writer_put(&w, zero, 1, &err), &err, CUZK_E_IO, "bytes at offset 0: ");
+	EXPECT_FAIL(groth16_params_writer_close(&w, &err), &err, CUZK_E_IO, "bytes at offset 0: ");
+	free(zero);
+}
+
 /* What an upload beside the decoding sees: each call's run copied into a
  * shadow of the arrays, as a GPU upload would copy it. */
 struct shadow {
@@ -340,12 +451,7 @@ static void test_decoded_run(const char *path)
 	groth16_params p, back;
 	cuzk_error err, err2;
 	REQUIRE(groth16_params_alloc(&p, n[0], n[1], n[2], n[3], n[4], n[5], &err) == 0);
-	g1_times(&p.vk.alpha_g1, 2);
-	g1_times(&p.vk.beta_g1, 3);
-	g2_times(&p.vk.beta_g2, 4);
-	g2_times(&p.vk.gamma_g2, 5);
-	g1_times(&p.vk.delta_g1, 6);
-	g2_times(&p.vk.delta_g2, 7);
+	make_vk_points(&p.vk);
 	g1_run(p.storage, n[0] + n[1] + n[2] + n[3] + n[4], 10);
 	g2_run(p.b_g2, n[5], 20000);
 	memset(&p.h[17], 0, sizeof(p.h[17]));   /* an identity point */
@@ -397,6 +503,8 @@ int main(void)
 	test_temp_file(path, sizeof(path), "params");
 	test_params(path);
 	test_decoded_run(path);
+	test_writer_buffers(path);
+	test_writer_errors(path);
 	test_proofs(path);
 	unlink(path);
 	CHECK_DONE();
