@@ -49,9 +49,11 @@ void ntt_natural_with(const Run &run, const ntt_tables_view &t, fr_t *out, const
 // bit-reversed order; b and c are clobbered.  Seven transforms and never a
 // permutation: iNTT natural -> bit-reversed (DIF), coset NTT bit-reversed ->
 // natural (DIT), and for the quotient iNTT natural -> bit-reversed again.
-template <class Run>
+// ready(i) is called before the first transform of input i (a, b, c), so
+// that a device caller can start on a while b and c are still uploading.
+template <class Run, class Ready>
 void ntt_compute_h_with(const Run &run, const ntt_tables_view &t, fr_t *a, fr_t *b, fr_t *c, unsigned log_n,
-			bool canonical)
+			bool canonical, const Ready &ready)
 {
 	// iNTT; on the way out coefficient bitrev(p) is multiplied by
 	// g^bitrev(p)/m (and R^2 for canonical input), ready for the coset NTT.
@@ -61,7 +63,9 @@ void ntt_compute_h_with(const Run &run, const ntt_tables_view &t, fr_t *a, fr_t 
 	coset_in.p_hi = t.g_hi[0];
 	coset_in.bitrev_index = true;
 	fr_t *abc[3] = {a, b, c};
-	for (fr_t *x : abc) {
+	for (int i = 0; i < 3; i++) {
+		fr_t *x = abc[i];
+		ready(i);
 		run(x, x, log_n, ntt_dir::inverse, ntt_order::natural_to_bitrev, ntt_scale{}, coset_in, ntt_quotient{});
 		run(x, x, log_n, ntt_dir::forward, ntt_order::bitrev_to_natural, ntt_scale{}, ntt_scale{},
 		    ntt_quotient{});
@@ -77,6 +81,13 @@ void ntt_compute_h_with(const Run &run, const ntt_tables_view &t, fr_t *a, fr_t 
 	coset_out.p_hi = t.g_hi[1];
 	coset_out.bitrev_index = true;
 	run(a, a, log_n, ntt_dir::inverse, ntt_order::natural_to_bitrev, ntt_scale{}, coset_out, quot);
+}
+
+template <class Run>
+void ntt_compute_h_with(const Run &run, const ntt_tables_view &t, fr_t *a, fr_t *b, fr_t *c, unsigned log_n,
+			bool canonical)
+{
+	ntt_compute_h_with(run, t, a, b, c, log_n, canonical, [](int) {});
 }
 
 } // namespace cuzk

@@ -425,9 +425,12 @@ void ntt_natural(const ntt_tables_view &t, fr_t *out, const fr_t *in, unsigned l
 }
 
 void ntt_compute_h(const ntt_tables_view &t, fr_t *a, fr_t *b, fr_t *c, unsigned log_n, bool canonical,
-		   cudaStream_t s)
+		   cudaStream_t s, const cudaEvent_t *ready)
 {
-	ntt_compute_h_with(device_run{t, s}, t, a, b, c, log_n, canonical);
+	ntt_compute_h_with(device_run{t, s}, t, a, b, c, log_n, canonical, [&](int i) {
+		if (ready)
+			CUDA_OK(cudaStreamWaitEvent(s, ready[i], 0));
+	});
 }
 
 void ntt_bit_reverse(fr_t *out, const fr_t *in, unsigned log_n, cudaStream_t s)

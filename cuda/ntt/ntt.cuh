@@ -147,9 +147,11 @@ void ntt_natural(const ntt_tables_view &t, fr_t *out, const fr_t *in, unsigned l
 // h for Groth16 (docs/GROTH16.md, "The math"), on a, b, c of 2^log_n elements each
 // (zero-padded by the caller), in Montgomery form unless canonical.  Leaves
 // h's coefficients in a, in bit-reversed order (position p holds coefficient
-// bitrev(p)); b and c are clobbered.
+// bitrev(p)); b and c are clobbered.  ready, when given, holds an event
+// for each of a, b and c that s waits for before it first reads that input
+// (their uploads on another stream).
 void ntt_compute_h(const ntt_tables_view &t, fr_t *a, fr_t *b, fr_t *c, unsigned log_n,
-		   bool canonical, cudaStream_t s);
+		   bool canonical, cudaStream_t s, const cudaEvent_t *ready = nullptr);
 
 // out[bitrev(i)] = in[i] (out != in).
 void ntt_bit_reverse(fr_t *out, const fr_t *in, unsigned log_n, cudaStream_t s);

@@ -587,9 +587,22 @@ extern "C" void cuzk_gpu_srs_upload_abort(cuzk_gpu_srs_upload *u)
 
 extern "C" void cuzk_gpu_unload_srs(cuzk_gpu_dev *dev, const void *key)
 {
+	// The caller's thread may have another GPU current (cuzkd unloads
+	// every device's copy from one thread): the memory goes back on dev's.
+	int prev = -1;
+	const bool switched = cudaGetDevice(&prev) == cudaSuccess && prev != dev->device &&
+			      cudaSetDevice(dev->device) == cudaSuccess;
+	std::list<std::shared_ptr<srs_resident>> gone;
 	std::lock_guard<std::mutex> g(dev->mu);
 	// A proof still using it holds a shared_ptr; the memory goes when it ends.
-	dev->srs.remove_if([&](const std::shared_ptr<srs_resident> &s) { return s->key == key; });
+	for (auto it = dev->srs.begin(); it != dev->srs.end();)
+		if ((*it)->key == key)
+			gone.splice(gone.end(), dev->srs, it++);
+		else
+			++it;
+	gone.clear();
+	if (switched)
+		cudaSetDevice(prev);
 	// A streamed one is unloaded only when no proof uses it (the caller's
 	// rule), so its host pages can be let go now.
 	dev->pinned_srs.remove_if([&](const srs_pinned &s) {

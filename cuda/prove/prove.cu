@@ -290,11 +290,15 @@ extern "C" int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, c
 		upload(ws, b_aux_bits, w->b_aux_density, aux_words * 8, pinned);
 		upload(ws, b_in_bits, w->b_input_density, in_words * 8, pinned);
 		bits_ready.record(ws.copy);
+		// One event per input: h's first two transforms of a need a alone,
+		// so they run while b and c are still crossing PCIe.
 		const void *src[3] = {w->a, w->b, w->c};
 		fr_t *dst[3] = {A, Bv, C};
+		event_t in_ready[3];
 		for (int i = 0; i < 3; i++) {
 			upload(ws, dst[i], src[i], nc * fr, pinned);
 			CUDA_OK(cudaMemsetAsync(dst[i] + nc, 0, (L.m - nc) * fr, ws.copy));
+			in_ready[i].record(ws.copy);
 		}
 		abc_ready.record(ws.copy);
 		// aux and input: now, or (L.aux_in_a) once h has left A.
@@ -318,9 +322,10 @@ extern "C" int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, c
 		const size_t b_in = dc.b_input;
 
 		// h: its coefficients end in A, bit-reversed.
-		abc_ready.wait_on(ws.compute);
+		in_ready[0].wait_on(ws.compute);
 		ntt_start.record(ws.compute);
-		ntt_compute_h(dev->ntt.view(), A, Bv, C, L.log_m, !w->montgomery, ws.compute);
+		const cudaEvent_t ready[3] = {in_ready[0], in_ready[1], in_ready[2]};
+		ntt_compute_h(dev->ntt.view(), A, Bv, C, L.log_m, !w->montgomery, ws.compute, ready);
 		ntt_done.record(ws.compute);
 		spans.between("upload bitmaps", CUZK_GPU_LANE_COPY, up_start, bits_ready);
 		spans.between("upload a,b,c", CUZK_GPU_LANE_COPY, bits_ready, abc_ready);
