@@ -349,6 +349,70 @@ void check_fp2_lazy(rng_t *rng)
 		  seen[1], seen[2]);
 }
 
+// a·b - c·d in one reduction (the fused form's Y) against two products and
+// a subtraction, in Fp and Fp2: edge values in every input, and the
+// difference of the two products on either side of 0 (and 0), each side
+// counted so that the correction cannot silently stop being exercised.
+int cmp_wide(const cuzk::fp_t &a, const cuzk::fp_t &b, const cuzk::fp_t &c, const cuzk::fp_t &d)
+{
+	uint32_t t0[24], t1[24];
+	cuzk::fp_detail::mul_wide(t0, a.v, b.v);
+	cuzk::fp_detail::mul_wide(t1, c.v, d.v);
+	for (int j = 23; j >= 0; j--)
+		if (t0[j] != t1[j])
+			return t0[j] < t1[j] ? -1 : 1;
+	return 0;
+}
+
+void check_mul_sub(rng_t *rng)
+{
+	int seen[3] = {};
+	for (int i = 0; i < 6 * 6 * 6 * 6 + 4000; i++) {
+		const bool edges = i < 6 * 6 * 6 * 6;
+		::fp_t h[4];
+		for (int k = 0; k < 4; k++)
+			h[k] = random_fp(rng);
+		if (edges)
+			for (int k = 0, v = i; k < 4; k++, v /= 6)
+				h[k] = fp_edge(v % 6, rng);
+		else if (i % 4 == 1)   // a·b = c·d
+			h[2] = h[0], h[3] = h[1];
+		else if (i % 4 == 2)   // a·b = d·c
+			h[2] = h[1], h[3] = h[0];
+		else if (i % 4 == 3)   // a·b far below c·d
+			h[0].l[5] >>= 24;
+		const cuzk::fp_t a = to_dev<cuzk::fp_t>(h[0]), b = to_dev<cuzk::fp_t>(h[1]),
+				 c = to_dev<cuzk::fp_t>(h[2]), d = to_dev<cuzk::fp_t>(h[3]);
+		seen[cmp_wide(a, b, c, d) + 1]++;
+		const cuzk::fp_t want = cuzk::sub(cuzk::mul_parity(a, b), cuzk::mul_parity(c, d));
+		const cuzk::fp_t fused = cuzk::fp_calls::mul_sub_fused(a, b, c, d), plain = cuzk::mul_sub(a, b, c, d);
+		CHECK_MSG(std::memcmp(&want, &fused, sizeof want) == 0 && std::memcmp(&want, &plain, sizeof want) == 0,
+			  "fp mul_sub, case %d", i);
+		::fp_t r0, r1;
+		fp_mul(&r0, &h[0], &h[1]);
+		fp_mul(&r1, &h[2], &h[3]);
+		fp_sub(&r0, &r0, &r1);
+		CHECK_MSG(same(want, r0), "fp mul_sub against the CPU, case %d", i);
+		// Fp2: the same values as the coordinates of two products, rotated
+		const ::fp2_t x = {h[0], h[1]}, y = {h[2], h[3]}, z = {h[1], h[3]}, w = {h[0], h[2]};
+		const auto dv = [](const ::fp2_t &v) { return to_dev<cuzk::fp2_t>(v); };
+		const cuzk::fp2_t want2 = cuzk::sub(cuzk::mul_lazy(dv(x), dv(y)), cuzk::mul_lazy(dv(z), dv(w)));
+		const cuzk::fp2_t got2 = cuzk::fp_calls::fp2_mul_sub_fused(dv(x), dv(y), dv(z), dv(w));
+		CHECK_MSG(std::memcmp(&want2, &got2, sizeof want2) == 0, "fp2 mul_sub, case %d", i);
+		::fp2_t s0, s1;
+		fp2_mul(&s0, &x, &y);
+		fp2_mul(&s1, &z, &w);
+		fp2_sub(&s0, &s0, &s1);
+		CHECK_MSG(same(want2, s0), "fp2 mul_sub against the CPU, case %d", i);
+		// Fp2 with both results' differences crossing 0: a·b - a·b = 0, and
+		// a·b - b'·a' with conjugate-like swaps
+		const cuzk::fp2_t zero2 = cuzk::fp_calls::fp2_mul_sub_fused(dv(x), dv(y), dv(x), dv(y));
+		CHECK_MSG(cuzk::is_zero(zero2), "fp2 mul_sub of equal products, case %d", i);
+	}
+	CHECK_MSG(seen[0] > 500 && seen[1] > 500 && seen[2] > 500, "a·b < c·d: %d, =: %d, >: %d", seen[0], seen[1],
+		  seen[2]);
+}
+
 // k·q by the device formulas (double-and-add over 64 bits).
 template <class F> cuzk::xyzz_t<F> times(const cuzk::affine_t<F> &q, uint64_t k, const F &one)
 {
@@ -486,9 +550,9 @@ template <class F, class HJ, class HA> void check_forms(const group<F, HJ, HA> &
 				g.aff_neg(&q, &q);
 			g.add_affine(&want, &want, &q);
 		}
-		const cuzk::xyzz_t<F> c = bucket_run<cuzk::fp_form::call>(pts, seq, g.one);
+		const cuzk::xyzz_t<F> fu = bucket_run<cuzk::fp_form::fused>(pts, seq, g.one);
 		const cuzk::xyzz_t<F> lz = bucket_run<cuzk::fp_form::lazy>(pts, seq, g.one);
-		CHECK_MSG(std::memcmp(&c, &lz, sizeof c) == 0, "%s bucket run %d: call != lazy", g.name, run);
+		CHECK_MSG(std::memcmp(&fu, &lz, sizeof fu) == 0, "%s bucket run %d: fused != lazy", g.name, run);
 		HJ got = to_host<HJ>(cuzk::to_jacobian(lz));
 		CHECK_MSG(g.eq(&got, &want), "%s bucket run %d (lazy) against the CPU", g.name, run);
 	}
@@ -516,6 +580,9 @@ int main()
 	check_fp2_lazy(&rng);
 	check_group(g1.in<cuzk::fp_form::lazy>("G1 (lazy form)"), &rng);
 	check_group(g2.in<cuzk::fp_form::lazy>("G2 (lazy form)"), &rng);
+	check_group(g1.in<cuzk::fp_form::fused>("G1 (fused form)"), &rng);
+	check_group(g2.in<cuzk::fp_form::fused>("G2 (fused form)"), &rng);
+	check_mul_sub(&rng);
 	check_forms(g1, &rng);
 	check_forms(g2, &rng);
 	CHECK_DONE();

@@ -62,7 +62,7 @@ template <class F> CUZK_EC_COLD xyzz_t<F> dbl(const xyzz_t<F> &p)
 	F M = add(dbl(X2), X2);
 	xyzz_t<F> r;
 	r.X = sub(sqr(M), dbl(S));
-	r.Y = sub(mul(M, sub(S, r.X)), mul(W, p.Y));
+	r.Y = mul_sub(M, sub(S, r.X), W, p.Y);
 	r.ZZ = mul(V, p.ZZ);
 	r.ZZZ = mul(W, p.ZZZ);
 	return r;
@@ -79,7 +79,7 @@ template <class F> CUZK_EC_COLD xyzz_t<F> dbl_affine(const F &x, const F &y)
 	F M = add(dbl(X2), X2);
 	xyzz_t<F> r;
 	r.X = sub(sqr(M), dbl(S));
-	r.Y = sub(mul(M, sub(S, r.X)), mul(W, y));
+	r.Y = mul_sub(M, sub(S, r.X), W, y);
 	r.ZZ = V;
 	r.ZZZ = W;
 	return r;
@@ -113,7 +113,7 @@ template <class F> CUZK_HD void add_affine(xyzz_t<F> &p, const affine_t<F> &q, b
 	F PPP = mul(P, PP);
 	F Q = mul(p.X, PP);
 	F X3 = sub(sub(sqr(R), PPP), dbl(Q));
-	p.Y = sub(mul(R, sub(Q, X3)), mul(p.Y, PPP));
+	p.Y = mul_sub(R, sub(Q, X3), p.Y, PPP);
 	p.X = X3;
 	p.ZZ = mul(p.ZZ, PP);
 	p.ZZZ = mul(p.ZZZ, PPP);
@@ -148,7 +148,7 @@ template <class F> CUZK_EC_COLD void add(xyzz_t<F> &p, const xyzz_t<F> &q)
 	F PPP = mul(P, PP);
 	F Q = mul(U1, PP);
 	F X3 = sub(sub(sqr(R), PPP), dbl(Q));
-	p.Y = sub(mul(R, sub(Q, X3)), mul(S1, PPP));
+	p.Y = mul_sub(R, sub(Q, X3), S1, PPP);
 	p.X = X3;
 	p.ZZ = mul(mul(p.ZZ, q.ZZ), PP);
 	p.ZZZ = mul(mul(p.ZZZ, q.ZZZ), PPP);

@@ -49,18 +49,21 @@ CUZK_HD constexpr uint32_t ONE(int k)
 	     : k == 9 ? 0x5c071a97u : k == 10 ? 0xfa80e493u : 0x15f65ec3u;
 }
 
-// r = a + b left unreduced (add reduces it; a product that tolerates inputs
-// up to 2^384 takes it as it is): two reduced values sum below 2p < 2^382,
-// so no carry leaves limb 11.
-CUZK_HD void add_unreduced(uint32_t r[12], const uint32_t a[12], const uint32_t b[12])
+// r = a + b mod 2^(32N), one carry chain.
+template <int N> CUZK_HD void add_limbs(uint32_t r[N], const uint32_t a[N], const uint32_t b[N])
 {
 	carry_chain c;
 	r[0] = c.add_cc(a[0], b[0]);
 CUZK_UNROLL
-	for (int j = 1; j < 11; j++)
+	for (int j = 1; j < N - 1; j++)
 		r[j] = c.addc_cc(a[j], b[j]);
-	r[11] = c.addc(a[11], b[11]);
+	r[N - 1] = c.addc(a[N - 1], b[N - 1]);
 }
+
+// r = a + b left unreduced (add reduces it; a product that tolerates inputs
+// up to 2^384 takes it as it is): two reduced values sum below 2p < 2^382,
+// so no carry leaves limb 11.
+CUZK_HD void add_unreduced(uint32_t r[12], const uint32_t a[12], const uint32_t b[12]) { add_limbs<12>(r, a, b); }
 
 // h += p modulo 2^384 when mask is all ones, unchanged when it is 0: the
 // correction after a subtraction that wrapped (sub's a - b, and the high
@@ -395,6 +398,10 @@ CUZK_UNROLL
 	return c.subc(0, 0);
 }
 
+// r = a + b mod 2^768 (the lazy sums of products: their values stay in a
+// range that the caller bounds; a wrap is part of a signed value there).
+CUZK_HD void add_wide(uint32_t r[24], const uint32_t a[24], const uint32_t b[24]) { add_limbs<24>(r, a, b); }
+
 // T = a^2 as 24 limbs: the 66 cross products once, doubled, plus the diagonal.
 CUZK_HD void square_wide(uint32_t T[24], const fp_t &a)
 {
@@ -490,6 +497,28 @@ CUZK_HD fp_t sqr_parity(const fp_t &a)
 	fp_detail::redc_parity(r.v, T, T + 12);
 	return r;
 }
+
+// a·b - c·d with one Montgomery reduction instead of two (the Y of every
+// XYZZ addition and doubling has this shape): both products as 768-bit
+// integers (mul_wide), their difference, plus p·2^384 when it is negative,
+// reduced once.  With a, b, c, d < p the difference is in (-p², p²), so the
+// corrected value is in [0, p·2^384) and its high half is below p, which
+// is what redc_parity needs to leave it fully reduced: the bytes of
+// sub(mul(a, b), mul(c, d)).  This is the real part of fp2.cuh's mul_lazy.
+CUZK_HD fp_t mul_sub_parity(const fp_t &a, const fp_t &b, const fp_t &c, const fp_t &d)
+{
+	uint32_t t0[24], t1[24], e[24];
+	fp_detail::mul_wide(t0, a.v, b.v);
+	fp_detail::mul_wide(t1, c.v, d.v);
+	fp_detail::add_p_masked(e + 12, fp_detail::sub_wide(e, t0, t1));
+	fp_t r;
+	fp_detail::redc_parity(r.v, e, e + 12);
+	return r;
+}
+
+// a·b - c·d as two products (the curve code's generic spelling; the MSM's
+// fused form, msm/fp_impl.cuh, computes it with mul_sub_parity).
+CUZK_HD fp_t mul_sub(const fp_t &a, const fp_t &b, const fp_t &c, const fp_t &d) { return sub(mul(a, b), mul(c, d)); }
 
 // a^e for a fixed exponent given as 12 little-endian limbs (left to right).
 CUZK_HD fp_t pow_limbs(const fp_t &a, const uint32_t e[12])

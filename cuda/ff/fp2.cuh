@@ -105,6 +105,54 @@ CUZK_HD fp2_t sqr_lazy(const fp2_t &a)
 	return r;
 }
 
+// a·b - c·d with two Montgomery reductions instead of four (the Y of every
+// XYZZ addition in G2): the six 768-bit products of the two Karatsuba
+// products combined before any reduction,
+//   real = a0·b0 - a1·b1 - c0·d0 + c1·d1,
+//   imag = (a0 + a1)(b0 + b1) - a0·b0 - a1·b1 - ((c0 + c1)(d0 + d1) - c0·d0 - c1·d1)
+//        = a0·b1 + a1·b0 - c0·d1 - c1·d0,
+// computed modulo 2^768 in any order (a wrap in between is undone by the
+// end).  With every input below p both results are in (-2p², 2p²), far
+// inside (-2^767, 2^767), so the top bit is the sign; a negative one gets
+// p·2^384 added (p to its high half), which leaves it in [0, p·2^384), and
+// a nonnegative one is below 2p² < p·2^382: the high half is below p either
+// way, and redc_parity's one conditional subtraction leaves each fully
+// reduced, the bytes of sub(mul(a, b), mul(c, d)).
+CUZK_HD fp2_t mul_sub_lazy(const fp2_t &a, const fp2_t &b, const fp2_t &c, const fp2_t &d)
+{
+	uint32_t re[24], im[24], x[24], y[24], s[12], t[12];
+	fp_detail::mul_wide(x, a.c0.v, b.c0.v);
+	fp_detail::mul_wide(y, a.c1.v, b.c1.v);
+	(void)fp_detail::sub_wide(re, x, y);
+	fp_detail::add_wide(im, x, y);
+	fp_detail::add_unreduced(s, a.c0.v, a.c1.v);
+	fp_detail::add_unreduced(t, b.c0.v, b.c1.v);
+	fp_detail::mul_wide(x, s, t);
+	(void)fp_detail::sub_wide(im, x, im);   // a0·b1 + a1·b0
+	fp_detail::mul_wide(x, c.c0.v, d.c0.v);
+	fp_detail::mul_wide(y, c.c1.v, d.c1.v);
+	(void)fp_detail::sub_wide(re, re, x);
+	fp_detail::add_wide(re, re, y);
+	fp_detail::add_wide(im, im, x);
+	fp_detail::add_wide(im, im, y);
+	fp_detail::add_unreduced(s, c.c0.v, c.c1.v);
+	fp_detail::add_unreduced(t, d.c0.v, d.c1.v);
+	fp_detail::mul_wide(x, s, t);
+	(void)fp_detail::sub_wide(im, im, x);
+	fp_detail::add_p_masked(re + 12, 0u - (re[23] >> 31));
+	fp_detail::add_p_masked(im + 12, 0u - (im[23] >> 31));
+	fp2_t r;
+	fp_detail::redc_parity(r.c0.v, re, re + 12);
+	fp_detail::redc_parity(r.c1.v, im, im + 12);
+	return r;
+}
+
+// a·b - c·d as two products (see fp.cuh's mul_sub).
+CUZK_HD fp2_t mul_sub(const fp2_t &a, const fp2_t &b, const fp2_t &c, const fp2_t &d)
+{
+	return sub(mul(a, b), mul(c, d));
+}
+
 // 1/a = conj(a) / (a0^2 + a1^2); 0 maps to 0.  Set-up work only.
 CUZK_HD fp2_t inv(const fp2_t &a)
 {

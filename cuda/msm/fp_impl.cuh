@@ -4,22 +4,27 @@
 // accumulation is bound by the issue rate of its multiply-adds, and which
 // form issues best is an empirical question: inlined products overflow the
 // instruction cache, calls keep the scheduler from overlapping two products.
-// The MSM is built in two forms and $CUZK_MSM_FP picks one at run time:
+// The MSM is built in two forms and $CUZK_MSM_FP picks one at run time
+// (unset: fused for G1, lazy for G2, msm/pippenger.cuh's default_form):
 //
-//   lazy (default): every Fp product and square is a call to one
+//   lazy:           every Fp product and square is a call to one
 //                   out-of-line copy in the parity layout (ff/fp.cuh's
 //                   mul_parity, sqr_parity: no limb renamed, so no register
 //                   moves to re-pair); Fp2's product and square are each one
 //                   out-of-line routine with lazy reduction (fp2.cuh's
 //                   mul_lazy, sqr_lazy: 768-bit products, two reductions per
 //                   Fp2 product instead of three);
-//   call:           every Fp product and square a call to one out-of-line
-//                   copy of the shifting-window product (fp.cuh's mul, sqr),
-//                   for G2 also those inside Fp2's Karatsuba product.
+//   fused:          the lazy form, and the a·b - c·d of every addition's
+//                   and doubling's Y as one routine with one reduction
+//                   instead of two (fp.cuh's mul_sub_parity; for G2
+//                   fp2.cuh's mul_sub_lazy, two instead of four): 144 of
+//                   the ~2740 64-bit multiply-adds of a G1 mixed addition,
+//                   288 of G2's ~6900.
 //
-// Measured on one H200 (2026-12-01, tests/gpu/bench.sh, the same call as
-// sppark's 2^24 157.8 ms and 2^26 563.8 ms; the window reductions in the
-// lazy form in both rows):
+// Measured before on one H200 (2026-12-01, tests/gpu/bench.sh, the same
+// call as sppark's 2^24 157.8 ms and 2^26 563.8 ms), lazy against the form
+// it replaced ("call": the shifting-window product of fp.cuh's mul and sqr,
+// out of line, for G2 also inside Fp2's Karatsuba product):
 //
 //            G1 2^16   2^20    2^24    2^26     G2 2^16  2^20   2^24
 //   lazy     2.33 ms  10.42  115.47  426.34        5.02  28.41  329.59
@@ -40,25 +45,14 @@
 //   call              684   288    0   189    12           863   155   67   203    80
 //   lazy              394   287    1    12    12           395   220    2    24    13
 //
-// (call's product also has 63 plain MOVs, lazy's 1.)  One G1 mixed
-// addition (8 products, 2 squares, as executed) is 8085 instructions with
-// call, 4823 lazy.  The G1 accumulate kernel (ptxas -v, 128 threads, 4
-// blocks per SM, so 128 registers): call a 336-byte stack frame, 364/452
-// bytes of spill stores/loads; lazy 336, 356/456 (the spills sit around the
-// calls, the products spill nothing).
-//
-// For G2, one Fp2 product and square as executed (call: the Fp2 routine
-// plus its three or two calls of the Fp product):
-//
-//            product: all  WIDE   HI   MOV   square: all  WIDE   HI   MOV
-//   call             2322   864    0   839          1524   576    0   548
-//   lazy             1338   715    5    55          1069   572    4    45
-//
-// so one mixed addition issues 21624 (call) or 12842 (lazy) instructions in
-// its field products.  The G2 accumulate kernel (ptxas -v, 128 threads, 1
-// block per SM): call 255 registers, a 720-byte stack frame, 1052/1060
-// bytes of spill stores/loads; lazy 255, 672, 684/932.  The window
-// reductions use the lazy form too.
+// One G1 mixed addition (8 products, 2 squares, as executed) was 8085
+// instructions with call, 4823 lazy.  The G1 accumulate kernel (ptxas -v,
+// 128 threads, 4 blocks per SM, so 128 registers): lazy a 336-byte stack
+// frame, 356/456 bytes of spill stores/loads (around the calls; the
+// products spill nothing).  For G2, one lazy Fp2 product is 1338
+// instructions (715 WIDE), a square 1069 (572); the G2 accumulate kernel
+// takes 255 registers (1 block per SM), a 672-byte stack frame.  The
+// window reductions use the lazy form.
 #ifndef CUZK_CUDA_MSM_FP_IMPL_CUH
 #define CUZK_CUDA_MSM_FP_IMPL_CUH
 
@@ -72,28 +66,17 @@
 
 namespace cuzk {
 
-enum class fp_form : int { call = 1, lazy = 2 };
+enum class fp_form : int { lazy = 2, fused = 3 };
 
 namespace fp_calls {
 // By value: arguments and results travel in registers, not through a stack frame.
-CUZK_FP_CALL fp_t mul(fp_t a, fp_t b) { return cuzk::mul(a, b); }
-CUZK_FP_CALL fp_t sqr(fp_t a) { return cuzk::sqr(a); }
-// fp2.cuh's Karatsuba product and two-product square over the call above.
-CUZK_FP_CALL fp2_t fp2_mul(fp2_t a, fp2_t b)
-{
-	fp_t v0 = fp_calls::mul(a.c0, b.c0), v1 = fp_calls::mul(a.c1, b.c1);
-	fp_t s = fp_calls::mul(add(a.c0, a.c1), add(b.c0, b.c1));
-	return {sub(v0, v1), sub(sub(s, v0), v1)};
-}
-CUZK_FP_CALL fp2_t fp2_sqr(fp2_t a)
-{
-	return {fp_calls::mul(add(a.c0, a.c1), sub(a.c0, a.c1)), dbl(fp_calls::mul(a.c0, a.c1))};
-}
-// The lazy form's Fp product and square, in the parity layout (ff/fp.cuh).
 CUZK_FP_CALL fp_t mul_lazy(fp_t a, fp_t b) { return cuzk::mul_parity(a, b); }
 CUZK_FP_CALL fp_t sqr_lazy(fp_t a) { return cuzk::sqr_parity(a); }
 CUZK_FP_CALL fp2_t fp2_mul_lazy(fp2_t a, fp2_t b) { return cuzk::mul_lazy(a, b); }
 CUZK_FP_CALL fp2_t fp2_sqr_lazy(fp2_t a) { return cuzk::sqr_lazy(a); }
+// The fused form's a·b - c·d.
+CUZK_FP_CALL fp_t mul_sub_fused(fp_t a, fp_t b, fp_t c, fp_t d) { return cuzk::mul_sub_parity(a, b, c, d); }
+CUZK_FP_CALL fp2_t fp2_mul_sub_fused(fp2_t a, fp2_t b, fp2_t c, fp2_t d) { return cuzk::mul_sub_lazy(a, b, c, d); }
 } // namespace fp_calls
 
 // F (fp_t or fp2_t) with its products in form M.
@@ -109,40 +92,44 @@ template <class F, fp_form M> CUZK_HD fx_t<F, M> dbl(const fx_t<F, M> &a) { retu
 template <class F, fp_form M> CUZK_HD fx_t<F, M> neg(const fx_t<F, M> &a) { return {neg(a.f)}; }
 template <class F, fp_form M> CUZK_HD fx_t<F, M> cneg(const fx_t<F, M> &a, bool flag) { return {cneg(a.f, flag)}; }
 
+// Both forms share the lazy products and squares.
 template <fp_form M> CUZK_HD fx_t<fp_t, M> mul(const fx_t<fp_t, M> &a, const fx_t<fp_t, M> &b)
 {
-	if constexpr (M == fp_form::lazy)
-		return {fp_calls::mul_lazy(a.f, b.f)};
-	else
-		return {fp_calls::mul(a.f, b.f)};
+	return {fp_calls::mul_lazy(a.f, b.f)};
 }
 
-template <fp_form M> CUZK_HD fx_t<fp_t, M> sqr(const fx_t<fp_t, M> &a)
-{
-	if constexpr (M == fp_form::lazy)
-		return {fp_calls::sqr_lazy(a.f)};
-	else
-		return {fp_calls::sqr(a.f)};
-}
+template <fp_form M> CUZK_HD fx_t<fp_t, M> sqr(const fx_t<fp_t, M> &a) { return {fp_calls::sqr_lazy(a.f)}; }
 
 template <fp_form M> CUZK_HD fx_t<fp2_t, M> mul(const fx_t<fp2_t, M> &a, const fx_t<fp2_t, M> &b)
 {
-	if constexpr (M == fp_form::lazy)
-		return {fp_calls::fp2_mul_lazy(a.f, b.f)};
-	else
-		return {fp_calls::fp2_mul(a.f, b.f)};
+	return {fp_calls::fp2_mul_lazy(a.f, b.f)};
 }
 
-template <fp_form M> CUZK_HD fx_t<fp2_t, M> sqr(const fx_t<fp2_t, M> &a)
+template <fp_form M> CUZK_HD fx_t<fp2_t, M> sqr(const fx_t<fp2_t, M> &a) { return {fp_calls::fp2_sqr_lazy(a.f)}; }
+
+// a·b - c·d: two products and a subtraction (lazy), or one routine (fused).
+template <fp_form M>
+CUZK_HD fx_t<fp_t, M> mul_sub(const fx_t<fp_t, M> &a, const fx_t<fp_t, M> &b, const fx_t<fp_t, M> &c,
+			      const fx_t<fp_t, M> &d)
 {
-	if constexpr (M == fp_form::lazy)
-		return {fp_calls::fp2_sqr_lazy(a.f)};
+	if constexpr (M == fp_form::fused)
+		return {fp_calls::mul_sub_fused(a.f, b.f, c.f, d.f)};
 	else
-		return {fp_calls::fp2_sqr(a.f)};
+		return sub(mul(a, b), mul(c, d));
 }
 
-static_assert(sizeof(fx_t<fp_t, fp_form::call>) == sizeof(fp_t) &&
-		      sizeof(fx_t<fp2_t, fp_form::call>) == sizeof(fp2_t),
+template <fp_form M>
+CUZK_HD fx_t<fp2_t, M> mul_sub(const fx_t<fp2_t, M> &a, const fx_t<fp2_t, M> &b, const fx_t<fp2_t, M> &c,
+			       const fx_t<fp2_t, M> &d)
+{
+	if constexpr (M == fp_form::fused)
+		return {fp_calls::fp2_mul_sub_fused(a.f, b.f, c.f, d.f)};
+	else
+		return sub(mul(a, b), mul(c, d));
+}
+
+static_assert(sizeof(fx_t<fp_t, fp_form::lazy>) == sizeof(fp_t) &&
+		      sizeof(fx_t<fp2_t, fp_form::lazy>) == sizeof(fp2_t),
 	      "fx_t must keep the field's layout");
 
 } // namespace cuzk

@@ -461,9 +461,9 @@ using accumulate_fn = void (*)(const uint4 *, const uint32_t *, const uint32_t *
 // The accumulation of each curve in each form of its field (msm/fp_impl.cuh),
 // one translation unit each (msm_g*_fp_*.cu) so that they compile side by side.
 template <class F, fp_form M> accumulate_fn<F> accumulate_in();
-template <> accumulate_fn<fp_t> accumulate_in<fp_t, fp_form::call>();
+template <> accumulate_fn<fp_t> accumulate_in<fp_t, fp_form::fused>();
 template <> accumulate_fn<fp_t> accumulate_in<fp_t, fp_form::lazy>();
-template <> accumulate_fn<fp2_t> accumulate_in<fp2_t, fp_form::call>();
+template <> accumulate_fn<fp2_t> accumulate_in<fp2_t, fp_form::fused>();
 template <> accumulate_fn<fp2_t> accumulate_in<fp2_t, fp_form::lazy>();
 #define CUZK_MSM_ACCUMULATE_IN(F, form)                                                               \
 	template <> cuzk::msm::accumulate_fn<cuzk::F> cuzk::msm::accumulate_in<cuzk::F, cuzk::fp_form::form>() \
@@ -471,22 +471,32 @@ template <> accumulate_fn<fp2_t> accumulate_in<fp2_t, fp_form::lazy>();
 		return &accumulate<F, fx_t<F, fp_form::form>>;                                        \
 	}
 
-// $CUZK_MSM_FP: lazy (the default) or call.
-inline fp_form form_from_env()
+// The form each curve's accumulation runs in unless $CUZK_MSM_FP names one.
+// Measured on one H200 (2026-12-02, tests/gpu/bench.sh, the same call as
+// sppark's 2^26 561.2 ms): G1 fused 110.6 / 405.1 ms at 2^24 / 2^26 against
+// lazy 115.8 / 426.8 (the accumulation 381.8 -> 359.9 ms at 2^26); G2 fused
+// 344.9 ms at 2^24 against lazy 331.3 (its kernel, at 255 registers, spills
+// more: a 728-byte stack frame against 672).
+template <class F> constexpr fp_form default_form = fp_form::fused;
+template <> constexpr fp_form default_form<fp2_t> = fp_form::lazy;
+
+// $CUZK_MSM_FP: lazy or fused, for G1 and G2 alike; unset, each curve's default.
+template <class F> fp_form form_from_env()
 {
 	const char *e = getenv("CUZK_MSM_FP");
-	if (!e || !*e || !strcmp(e, "lazy"))
+	if (!e || !*e)
+		return default_form<F>;
+	if (!strcmp(e, "lazy"))
 		return fp_form::lazy;
-	if (!strcmp(e, "call"))
-		return fp_form::call;
-	gpu_fail(CUZK_E_INVAL, "CUZK_MSM_FP=%s: expected lazy or call", e);
+	if (!strcmp(e, "fused"))
+		return fp_form::fused;
+	gpu_fail(CUZK_E_INVAL, "CUZK_MSM_FP=%s: expected lazy or fused", e);
 }
 
-// The accumulation in the form $CUZK_MSM_FP names (G1 and G2 alike).
 template <class F> accumulate_fn<F> pick_accumulate()
 {
-	if (form_from_env() == fp_form::call)
-		return accumulate_in<F, fp_form::call>();
+	if (form_from_env<F>() == fp_form::fused)
+		return accumulate_in<F, fp_form::fused>();
 	return accumulate_in<F, fp_form::lazy>();
 }
 

@@ -6,9 +6,9 @@
 #   tests/gpu/bench.sh BUILD_DIR OUT_DIR [ANCHOR_DIR]
 #
 #   1. G1 MSM 2^16/2^20/2^24/2^26 for each form of the field products named
-#      in $MSM_FORMS (default "lazy call"; CUZK_MSM_FP, cuda/msm/fp_impl.cuh),
+#      in $MSM_FORMS (default "lazy fused"; CUZK_MSM_FP, cuda/msm/fp_impl.cuh),
 #      G2 MSM 2^16/2^20/2^24 for each form in $MSM_G2_FORMS (default
-#      "lazy call"); per-phase device times in OUT_DIR/msm.log;
+#      "lazy fused"); per-phase device times in OUT_DIR/msm.log;
 #   2. Fr NTT 2^24/2^27 and coset 2^27 (`cuzk bench ntt`), for each
 #      $NTT_IMPLS (CUZK_NTT_IMPL; empty: the default only), and the radix-8
 #      kernel in each block shape of $NTT8_SHAPES beside the default's
@@ -38,7 +38,7 @@ row() { printf '%-40s %s\n' "$1" "$2" | tee -a "$TABLE"; }
 # "G1 MSM 2^20: best 33.10 ms, median ..." -> "33.10"
 best_of() { sed -n 's/.*best \([0-9.]*\) ms.*/\1/p' | head -1; }
 
-for form in ${MSM_FORMS:-lazy call}; do
+for form in ${MSM_FORMS:-lazy fused}; do
 	for k in ${MSM_G1_LOGS:-16 20 24 26}; do
 		reps=5
 		[ "$k" -ge 26 ] && reps=3
@@ -47,7 +47,7 @@ for form in ${MSM_FORMS:-lazy call}; do
 		row "G1 MSM 2^$k ($form)" "${t:-FAIL} ms"
 	done
 done
-for form in ${MSM_G2_FORMS:-lazy call}; do
+for form in ${MSM_G2_FORMS:-lazy fused}; do
 	for k in ${MSM_G2_LOGS:-16 20 24}; do
 		echo "== G2 2^$k form $form" >>"$OUT/msm.log"
 		t=$(CUZK_MSM_FP=$form timeout 300 "$MSM" --bench 2 "$k" 3 2>&1 | tee -a "$OUT/msm.log" | best_of)

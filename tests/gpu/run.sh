@@ -78,7 +78,7 @@ done
 # (CUZK_MSM_FP; cuda/msm/fp_impl.cuh).
 for msm_test in "$B"/cuda/msm/test_gpu_msm "$B"/cuda/test_gpu_msm; do
 	[ -x "$msm_test" ] || continue
-	for form in lazy call; do
+	for form in lazy fused; do
 		step "GPU MSM == CPU, field products $form" "msm-$form.log" env CUZK_MSM_FP=$form "$msm_test"
 	done
 done

@@ -1,0 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+// The G2 bucket accumulation with field products in the "fused" form (msm/fp_impl.cuh).
+#include "msm/pippenger.cuh"
+
+CUZK_MSM_ACCUMULATE_IN(fp2_t, fused)
