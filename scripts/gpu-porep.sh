@@ -30,6 +30,10 @@
 #           and 14336 (what a 16 GB card's default budget, its free memory
 #           less 1 GiB, comes to): a proof or a clean VRAM error up front,
 #           never a CUDA OOM;
+#   capsector  10 partitions (the sector step) under CUZK_GPU_VRAM_BUDGET_MB
+#           16384, then 24576: the SRS streamed for every partition, as
+#           many partitions in flight as workspaces fit the budget;
+#           trace-27-sector-16g.json, -24g.json;               ~1 min
 #   scale   PoRep-shaped proofs at 2^20, 2^22, 2^24, 2^26 with the GPU
 #           setup in memory (the growth table); 2^26 needs ~35 GB of RAM;
 #   staging the 2^27 file loaded and uploaded with and without the pinned
@@ -168,6 +172,19 @@ step_capped() {
 		step "porep 2^27, vram budget $((${b%:*} / 1024)) GiB (a proof or a clean refusal)" capped.log \
 			capped_at "${b%:*}" "${b#*:}"
 		vram_row "$OUT/prove-27-${b#*:}.json"
+	done
+}
+
+step_capsector() {
+	need_p27 "porep 2^27, 10 partitions, capped VRAM" || return
+	# A sector on a 16 GB or a 24 GB card: the SRS streamed for every
+	# partition, as many partitions in flight as workspaces fit the budget.
+	for b in 16384:16g 24576:24g; do
+		step "porep 2^27: 10 partitions, vram budget $((${b%:*} / 1024)) GiB, verified" capsector.log \
+			env CUZK_GPU_VRAM_BUDGET_MB="${b%:*}" "$CUZK" bench prove --backend gpu --shape porep \
+			--log-constraints 27 --seed 1 --params "$P27" --pin --partitions 10 --parallel 2 \
+			--trace "$OUT/trace-27-sector-${b#*:}.json" --json "$OUT/sector-27-${b#*:}.json"
+		vram_row "$OUT/sector-27-${b#*:}.json"
 	done
 }
 
@@ -371,7 +388,7 @@ step_daemon() {
 
 for s in $STEPS; do
 	case $s in
-	check | setup | prove | sector | capped | scale | staging | daemon) "step_$s" ;;
+	check | setup | prove | sector | capped | capsector | scale | staging | daemon) "step_$s" ;;
 	*) echo "unknown step $s" >&2; failed=$((failed + 1)) ;;
 	esac
 done
