@@ -34,7 +34,7 @@ static void check(groth16_device *gpu, unsigned k, enum gencircuit_shape shape)
 	cuzk_error err;
 	const groth16_setup_engine *engine;
 	REQUIRE(groth16_backend_gpu.setup_engine(gpu, &engine, &err) == 0);
-	groth16_setup_opts gpu_opts = { engine, NULL, NULL };
+	groth16_setup_opts gpu_opts = { .engine = engine };
 
 	groth16_params cpu, dev;
 	REQUIRE(groth16_dev_setup_rows(&cpu, NULL, &rows, 7, NULL, &err) == 0);

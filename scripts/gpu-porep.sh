@@ -17,7 +17,14 @@
 #           CLI at 2^14), then a PoRep-shaped 2^18 proof on the GPU with
 #           its trace, verified;                                  ~1 min
 #   setup   the GPU dev setup of a PoRep-shaped 2^27 circuit, written to
-#           $WORK/porep27.params (target <= 3 min);
+#           $WORK/porep27.params (target <= 3 min), with --timings (where
+#           the time goes: a line a phase in setup.log, a row for the writer);
+#           around it the page cache's dirty and writeback figures and the
+#           vm.dirty_* settings, and `vmstat -n -t 1` during it, into
+#           setup.log.  SETUP_DIRTY_RATIO=N raises vm.dirty_ratio to N (and
+#           vm.dirty_background_ratio to N/2) for this step alone, then puts
+#           the previous values back (as root; each change is logged);
+#           SETUP_SYNC=1 adds --sync (the file fsync'd, timed apart);
 #   prove   that file loaded (progress, ms per million points), the SRS
 #           uploaded, 2 partitions from a pinned witness: per-phase table,
 #           both proofs verified, trace-27.json;               ~2-3 min
@@ -106,6 +113,46 @@ step_check() {
 		--trace "$OUT/trace-18.json" --json "$OUT/prove-18.json"
 }
 
+# The page cache's state and limits: past vm.dirty_ratio of memory dirty
+# (20% of 128 GiB, ~25 GB, against a 44 GB file) the kernel throttles a
+# writer to the disk's speed, the suspect for the file setup's ~22 s more
+# than the in-memory one.
+dirty_state() {
+	echo "== $1: $(grep -E 'Dirty|Writeback' /proc/meminfo | tr -s ' ' | tr '\n' ' ')"
+	sysctl vm.dirty_ratio vm.dirty_background_ratio vm.dirty_bytes vm.dirty_background_bytes 2>&1
+}
+
+# SETUP_DIRTY_RATIO's change and its undoing.  Writing a ratio zeroes the
+# matching *_bytes, so the undoing writes back whichever of the two was in
+# force (a non-zero *_bytes, else the ratio).
+dirty_saved=
+dirty_raise() {
+	ratio=$1
+	case $ratio in
+	'' | *[!0-9]*) echo "SETUP_DIRTY_RATIO=$ratio: not a percentage" >&2; return 1 ;;
+	esac
+	if [ "$ratio" -lt 1 ] || [ "$ratio" -gt 100 ]; then
+		echo "SETUP_DIRTY_RATIO=$ratio: not in 1..100" >&2
+		return 1
+	fi
+	saved=$(sysctl -n vm.dirty_ratio vm.dirty_background_ratio vm.dirty_bytes vm.dirty_background_bytes |
+		tr '\n' ' ') || return 1
+	dirty_saved=$saved
+	sysctl -w vm.dirty_ratio="$ratio" vm.dirty_background_ratio="$((ratio / 2))" || { dirty_restore; return 1; }
+	echo "== SETUP_DIRTY_RATIO=$ratio: vm.dirty_ratio $ratio, vm.dirty_background_ratio $((ratio / 2)) for the setup" \
+		"(before: ratio, background ratio, bytes, background bytes = $saved)"
+}
+
+dirty_restore() {
+	[ -n "$dirty_saved" ] || return 0
+	# shellcheck disable=SC2086 # four numbers, split on purpose
+	set -- $dirty_saved
+	dirty_saved=
+	if [ "$3" -gt 0 ]; then sysctl -w vm.dirty_bytes="$3"; else sysctl -w vm.dirty_ratio="$1"; fi
+	if [ "$4" -gt 0 ]; then sysctl -w vm.dirty_background_bytes="$4"; else sysctl -w vm.dirty_background_ratio="$2"; fi
+	echo "== vm.dirty_* put back"
+}
+
 step_setup() {
 	df_gb=$(df -BG --output=avail "$WORK" | tail -1 | tr -dc 0-9)
 	if [ "${df_gb:-0}" -lt 50 ]; then
@@ -114,9 +161,43 @@ step_setup() {
 		return
 	fi
 	rm -f "$P27"
+	slog=$OUT/setup.log
+	sync_opt=
+	[ "${SETUP_SYNC:-0}" = 1 ] && sync_opt=--sync
+	dirty_state "before the setup" >>"$slog"
+	if [ -n "${SETUP_DIRTY_RATIO:-}" ]; then
+		if ! dirty_raise "$SETUP_DIRTY_RATIO" >>"$slog" 2>&1; then
+			row "GPU dev setup, porep 2^27" FAIL "SETUP_DIRTY_RATIO=$SETUP_DIRTY_RATIO not applied, see setup.log"
+			failed=$((failed + 1))
+			return
+		fi
+		# Put back even when the run is stopped half-way.
+		trap 'dirty_restore >>"$slog" 2>&1; exit 130' INT TERM HUP
+		dirty_state "raised" >>"$slog"
+	fi
+	vmstat -n -t 1 >"$WORK/setup-vmstat.txt" 2>&1 &
+	vmstat_pid=$!
 	step "GPU dev setup, porep 2^27 -> $P27 (target <= 180 s)" setup.log \
-		"$CUZK" setup --backend gpu --shape porep --log-constraints 27 --seed 1 --params "$P27"
-	ls -l "$P27" >>"$OUT/setup.log" 2>&1
+		"$CUZK" setup --backend gpu --shape porep --log-constraints 27 --seed 1 --params "$P27" --timings $sync_opt
+	kill "$vmstat_pid" 2>/dev/null
+	wait "$vmstat_pid" 2>/dev/null
+	dirty_state "after the setup" >>"$slog"
+	dirty_restore >>"$slog" 2>&1
+	trap - INT TERM HUP
+	dirty_state "at the end" >>"$slog"
+	{
+		echo "== vmstat -n -t 1 during the setup"
+		cat "$WORK/setup-vmstat.txt"
+	} >>"$slog" 2>&1
+	rm -f "$WORK/setup-vmstat.txt"
+	ls -l "$P27" >>"$slog" 2>&1
+	# The figures that say where the time went, from the last run's lines.
+	setup_fig() { sed -n "$1" "$slog" | tail -1; }
+	row "  setup ms: total, blocked in put, write(2), close" "" \
+		"$(setup_fig 's/^setup total: \([0-9.]*\) ms.*/\1/p') $(setup_fig 's/^setup writer: .*blocked in put \([0-9.]*\) ms.*/\1/p') $(setup_fig 's/^setup writer: .*write(2) \([0-9.]*\) ms.*/\1/p') $(setup_fig 's/^setup close: \([0-9.]*\) ms.*/\1/p')"
+	if [ -n "$sync_opt" ]; then
+		row "  setup fsync ms" "" "$(setup_fig 's/^setup fsync: \([0-9.]*\) ms.*/\1/p')"
+	fi
 }
 
 # The device memory a bench's proofs held (its --json FILE), as one row.

@@ -111,7 +111,7 @@ static int make_params(struct bench_args *a, groth16_params *p, const groth16_ro
 		return r;
 	struct cli_progress pr;
 	cli_progress_init(&pr, engine ? "dev setup (gpu)" : "dev setup (cpu)");
-	groth16_setup_opts o = { engine, cli_progress_update, &pr };
+	groth16_setup_opts o = { .engine = engine, .progress = cli_progress_update, .progress_ctx = &pr };
 	double t0 = monotonic_ms();
 	if ((r = groth16_dev_setup_rows(p, NULL, rows, a->seed, &o, err)) < 0)
 		return r;

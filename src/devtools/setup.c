@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/clock.h"
 #include "common/first_fail.h"
 #include "common/parallel.h"
 #include "common/rand.h"
@@ -123,9 +124,12 @@ static void qap_range(void *arg, size_t begin, size_t end, unsigned thread)
 	}
 }
 
+/* *ret_lagrange_ms (may be NULL): how long the Lagrange basis took, the
+ * rest being the rows. */
 static int qap_rows(fr_t *ret_a, fr_t *ret_b, fr_t *ret_c, const groth16_row_source *src,
-		    const fr_t *tau, cuzk_error *err)
+		    const fr_t *tau, double *ret_lagrange_ms, cuzk_error *err)
 {
+	double t0 = monotonic_ms();
 	unsigned log_m;
 	size_t m = domain_of(src->num_rows, src->num_inputs, &log_m);
 	size_t nv = src->num_inputs + src->num_aux;
@@ -148,6 +152,8 @@ static int qap_rows(fr_t *ret_a, fr_t *ret_b, fr_t *ret_c, const groth16_row_sou
 	ntt_scale_by_powers(lagrange, m, &FR_ONE, tau);
 	ntt_inverse(&d, lagrange);
 	ntt_domain_free(&d);
+	if (ret_lagrange_ms)
+		*ret_lagrange_ms = monotonic_ms() - t0;
 
 	memset(ret_a, 0, nv * sizeof(fr_t));
 	memset(ret_b, 0, nv * sizeof(fr_t));
@@ -192,7 +198,7 @@ int groth16_dev_qap_at_tau(fr_t *ret_a, fr_t *ret_b, fr_t *ret_c, const r1cs *cs
 {
 	groth16_row_source src;
 	groth16_r1cs_rows(&src, cs);
-	return qap_rows(ret_a, ret_b, ret_c, &src, tau, err);
+	return qap_rows(ret_a, ret_b, ret_c, &src, tau, NULL, err);
 }
 
 /* ---- The CPU engine: the fixed-base tables of prover/fixed_base.h ---- */
@@ -242,6 +248,8 @@ struct setup_run {
 	groth16_params *params;        /* memory */
 	groth16_params_writer *writer; /* file */
 	uint64_t done, total;
+	groth16_setup_timings tm;      /* handed to opts->timings at the end */
+	double put_ms;                 /* in the writer's put, so far */
 };
 
 /* put has encoded the run when it returns (its bytes still on their way
@@ -249,7 +257,44 @@ struct setup_run {
  * the CPU engine's run buffer are reused at once. */
 static int writer_emit(void *ctx, const void *points, size_t n, cuzk_error *err)
 {
-	return groth16_params_writer_put(ctx, points, n, err);
+	struct setup_run *s = ctx;
+	double t0 = monotonic_ms();
+	int rc = groth16_params_writer_put(s->writer, points, n, err);
+	s->put_ms += monotonic_ms() - t0;
+	return rc;
+}
+
+/* One query's clock, read before its scalars and after its last point:
+ * the writer's counters are cumulative, so a query's share is the
+ * difference. */
+struct query_clock {
+	double t0, put0, blocked0, scalars_ms;
+};
+
+static double writer_blocked_ms(struct setup_run *s)
+{
+	if (!s->writer)
+		return 0;
+	async_writer_stats st;
+	groth16_params_writer_get_stats(s->writer, &st);
+	return st.blocked_ms;
+}
+
+static void query_begin(struct setup_run *s, struct query_clock *c)
+{
+	*c = (struct query_clock){ monotonic_ms(), s->put_ms, writer_blocked_ms(s), 0 };
+}
+
+/* Query q (file order: h, l, a, b_g1, b_g2) is done, `points` of them. */
+static void query_end(struct setup_run *s, int q, const struct query_clock *c, size_t points)
+{
+	groth16_setup_query_timings *t = &s->tm.query[q];
+	t->total_ms = monotonic_ms() - c->t0;
+	t->scalars_ms = c->scalars_ms;
+	t->put_ms = s->put_ms - c->put0;
+	t->blocked_ms = writer_blocked_ms(s) - c->blocked0;
+	t->engine_ms = t->total_ms - t->scalars_ms - t->put_ms;
+	t->points = points;
 }
 
 /* k[0..n) times the generator, to the query array `dst` (memory) or the
@@ -259,7 +304,7 @@ static int make_points(struct setup_run *s, int g2, const fr_t *k, size_t n, voi
 	size_t size = g2 ? sizeof(g2_aff_t) : sizeof(g1_aff_t);
 	for (size_t i = 0; i < n; i += SETUP_RUN) {
 		size_t len = n - i < SETUP_RUN ? n - i : SETUP_RUN;
-		groth16_point_sink sink = { NULL, writer_emit, s->writer };
+		groth16_point_sink sink = { NULL, writer_emit, s };
 		if (s->params)
 			sink = (groth16_point_sink){ (char *)dst + i * size, NULL, NULL };
 		int rc = s->engine->mul(s->engine->self, g2, k + i, len, &sink, err);
@@ -334,6 +379,7 @@ static int setup_prepare(struct setup_run *s, uint64_t seed, cuzk_error *err)
 	if (log_m > NTT_MAX_LOG)
 		return err_fail(err, CUZK_E_INVAL, "setup: domain 2^%u is larger than 2^%u", log_m,
 				NTT_MAX_LOG);
+	double t0 = monotonic_ms();
 	draw_trapdoor(&s->td, seed, s->m);
 	size_t klen = s->nv > SETUP_RUN ? s->nv : SETUP_RUN;
 	s->at = malloc(s->nv * sizeof(fr_t));
@@ -343,8 +389,11 @@ static int setup_prepare(struct setup_run *s, uint64_t seed, cuzk_error *err)
 	s->ic_points = malloc(s->ni * sizeof(g1_aff_t));
 	if (!s->at || !s->bt || !s->ct || !s->k || !s->ic_points)
 		return err_fail(err, CUZK_E_NOMEM, "setup: no memory for %zu variables", s->nv);
-	int rc;
-	if ((rc = qap_rows(s->at, s->bt, s->ct, src, &s->td.tau, err)) ||
+	double tq = monotonic_ms();
+	int rc = qap_rows(s->at, s->bt, s->ct, src, &s->td.tau, &s->tm.lagrange_ms, err);
+	double qap_ms = monotonic_ms() - tq;
+	s->tm.rows_ms = qap_ms - s->tm.lagrange_ms;
+	if (rc ||
 	    (rc = fixed_base_init(&s->cpu.g1, &CURVE_G1, &G1_GENERATOR, SETUP_WINDOW_BITS, err)) ||
 	    (rc = fixed_base_init(&s->cpu.g2, &CURVE_G2, &G2_GENERATOR, SETUP_WINDOW_BITS, err)))
 		return rc;
@@ -366,6 +415,7 @@ static int setup_prepare(struct setup_run *s, uint64_t seed, cuzk_error *err)
 	fixed_base_mul_many(g1, s->ic_points, s->k, s->ni);
 	vk->n_ic = s->ni;
 	vk->ic = s->ic_points;
+	s->tm.prepare_ms = monotonic_ms() - t0 - qap_ms;
 	return 0;
 }
 
@@ -379,33 +429,47 @@ static int setup_points(struct setup_run *s, cuzk_error *err)
 	fr_sub(&z_over_delta, &z_over_delta, &FR_ONE);
 	fr_mul(&z_over_delta, &z_over_delta, &s->delta_inv);
 	int rc = 0;
+	struct query_clock c;
+	query_begin(s, &c);
 	for (size_t i = 0; i + 1 < s->m && rc == 0; i += SETUP_RUN) {
 		size_t len = s->m - 1 - i < SETUP_RUN ? s->m - 1 - i : SETUP_RUN;
+		double t0 = monotonic_ms();
 		fr_pow_u64(&tau_i, &s->td.tau, i);
 		fr_mul(&start, &z_over_delta, &tau_i);
 		for (size_t j = 0; j < len; j++)
 			s->k[j] = FR_ONE;
 		ntt_scale_by_powers(s->k, len, &start, &s->td.tau);
+		c.scalars_ms += monotonic_ms() - t0;
 		rc = make_points(s, 0, s->k, len, p ? p->h + i : NULL, err);
 	}
+	query_end(s, 0, &c, s->m - 1);
 	explicit_bzero(&z_over_delta, sizeof(z_over_delta));
 	explicit_bzero(&start, sizeof(start));
 	explicit_bzero(&tau_i, sizeof(tau_i));
 	if (rc)
 		return rc;
+	query_begin(s, &c);
 	ic_l_scalars(s, s->k, s->ni, s->na);
 	explicit_bzero(s->ct, s->nv * sizeof(fr_t));   /* C_i(τ) has served: 32 bytes a variable back */
 	free(s->ct);
 	s->ct = NULL;
-	if ((rc = make_points(s, 0, s->k, s->na, p ? p->l : NULL, err)))
-		return rc;
-	compact_nonzero(s->k, s->at, s->nv);
-	if ((rc = make_points(s, 0, s->k, s->n_a, p ? p->a : NULL, err)))
-		return rc;
-	compact_nonzero(s->k, s->bt, s->nv);
-	if ((rc = make_points(s, 0, s->k, s->n_b, p ? p->b_g1 : NULL, err)))
-		return rc;
-	return make_points(s, 1, s->k, s->n_b, p ? p->b_g2 : NULL, err);
+	c.scalars_ms = monotonic_ms() - c.t0;
+	rc = make_points(s, 0, s->k, s->na, p ? p->l : NULL, err);
+	query_end(s, 1, &c, s->na);
+	/* a and b_g1 from the variables whose A_i(τ), resp. B_i(τ), is not 0;
+	 * b_g2 from b_g1's scalars again. */
+	const fr_t *from[3] = { s->at, s->bt, NULL };
+	const size_t count[3] = { s->n_a, s->n_b, s->n_b };
+	void *const dst[3] = { p ? p->a : NULL, p ? p->b_g1 : NULL, p ? p->b_g2 : NULL };
+	for (int q = 0; q < 3 && rc == 0; q++) {
+		query_begin(s, &c);
+		if (from[q])
+			compact_nonzero(s->k, from[q], s->nv);
+		c.scalars_ms = monotonic_ms() - c.t0;
+		rc = make_points(s, q == 2, s->k, count[q], dst[q], err);
+		query_end(s, 2 + q, &c, count[q]);
+	}
+	return rc;
 }
 
 static void setup_free(struct setup_run *s)
@@ -426,6 +490,17 @@ static void setup_free(struct setup_run *s)
 	explicit_bzero(&s->td, sizeof(s->td));
 	explicit_bzero(&s->gamma_inv, sizeof(s->gamma_inv));
 	explicit_bzero(&s->delta_inv, sizeof(s->delta_inv));
+}
+
+/* Frees s and hands its timings (from t0, the setup's start) to the caller. */
+static void setup_end(struct setup_run *s, double t0)
+{
+	double t_free = monotonic_ms();
+	setup_free(s);
+	s->tm.free_ms = monotonic_ms() - t_free;
+	s->tm.total_ms = monotonic_ms() - t0;
+	if (s->opts && s->opts->timings)
+		*s->opts->timings = s->tm;
 }
 
 static void setup_begin(struct setup_run *s, const groth16_row_source *src, const groth16_setup_opts *opts)
@@ -450,11 +525,14 @@ int groth16_dev_setup_rows(groth16_params *ret, groth16_dev_trapdoor_insecure *r
 	groth16_setup_engine cpu;
 	groth16_params p;
 	memset(&p, 0, sizeof(p));
+	double t0 = monotonic_ms();
 	setup_begin(&s, src, opts);
 	s.engine = engine_of(&s, &cpu);
 	int rc = setup_prepare(&s, seed, err);
+	double t_open = monotonic_ms();
 	if (!rc)
 		rc = groth16_params_alloc(&p, s.ni, s.m - 1, s.na, s.n_a, s.n_b, s.n_b, err);
+	s.tm.open_ms = monotonic_ms() - t_open;
 	if (!rc) {
 		groth16_vk vk = s.vk;
 		vk.ic = p.vk.ic;
@@ -470,7 +548,7 @@ int groth16_dev_setup_rows(groth16_params *ret, groth16_dev_trapdoor_insecure *r
 			*ret_td = s.td;
 	}
 	groth16_params_free(&p);
-	setup_free(&s);
+	setup_end(&s, t0);
 	return rc;
 }
 
@@ -480,24 +558,32 @@ int groth16_dev_setup_rows_write(const char *path, const groth16_row_source *src
 	struct setup_run s;
 	groth16_setup_engine cpu;
 	groth16_params_writer w;
+	double t0 = monotonic_ms();
 	setup_begin(&s, src, opts);
 	s.engine = engine_of(&s, &cpu);
 	int rc = setup_prepare(&s, seed, err), opened = 0;
 	if (!rc) {
 		size_t counts[GROTH16_PARAMS_SECTIONS] = { s.m - 1, s.na, s.n_a, s.n_b, s.n_b };
+		double t_open = monotonic_ms();
 		opened = !(rc = groth16_params_writer_open(&w, path, &s.vk, counts, err));
+		s.tm.open_ms = monotonic_ms() - t_open;
 	}
 	if (!rc) {
 		s.writer = &w;
 		rc = setup_points(&s, err);
 	}
 	if (opened) {
-		int rc2 = groth16_params_writer_close(&w, rc ? NULL : err);
+		unsigned flags = opts && opts->sync ? ASYNC_WRITER_FSYNC : 0;
+		double t_close = monotonic_ms();
+		int rc2 = groth16_params_writer_finish(&w, flags, rc ? NULL : err);
+		s.tm.close_ms = monotonic_ms() - t_close;
+		s.tm.writer = w.stats;
+		s.tm.synced = flags && !rc && !rc2;
 		rc = rc ? rc : rc2;
 	}
 	if (!rc && ret_vk)
 		rc = groth16_vk_copy(ret_vk, &s.vk, err);
-	setup_free(&s);
+	setup_end(&s, t0);
 	return rc;
 }
 

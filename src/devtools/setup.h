@@ -35,6 +35,7 @@
 #include "bls12_381/fr.h"
 #include "common/error.h"
 #include "devtools/synth.h"
+#include "formats/params_io.h"
 #include "formats/r1cs.h"
 #include "prover/setup_engine.h"
 #include "prover/types.h"
@@ -65,10 +66,40 @@ int groth16_dev_qap_at_tau(fr_t *ret_a, fr_t *ret_b, fr_t *ret_c, const r1cs *cs
 /* Called after every run of products: done of total points so far. */
 typedef void (*groth16_setup_progress_fn)(void *ctx, uint64_t done, uint64_t total);
 
+/* Where a setup's time went (`cuzk setup --timings`): wall milliseconds on
+ * the caller's thread (common/clock.h), always measured (a few clock reads
+ * a run of points) and handed back when asked for.  A query's total is its
+ * scalars (on the CPU), plus the time the caller waited for the engine's
+ * products, plus the time it spent handing them to the file's writer
+ * (encoding, and waiting for a free buffer when the writes are behind). */
+typedef struct groth16_setup_query_timings {
+	double total_ms;
+	double scalars_ms;
+	double engine_ms;
+	double put_ms;                /* 0 in memory */
+	double blocked_ms;            /* of put: the writer waiting for a free buffer */
+	uint64_t points;
+} groth16_setup_query_timings;
+
+typedef struct groth16_setup_timings {
+	double lagrange_ms;           /* L_k(τ): the inverse NTT of τ's powers */
+	double rows_ms;               /* the circuit's rows at τ: A_i(τ), B_i(τ), C_i(τ) */
+	double prepare_ms;            /* the rest before the queries: the trapdoor, the CPU tables, the counts, the VK */
+	double open_ms;               /* the file's writer opened and the VK written, or the points' memory */
+	groth16_setup_query_timings query[GROTH16_PARAMS_SECTIONS];   /* h, l, a, b_g1, b_g2 */
+	double close_ms;              /* the file's close: its last writes, fsync(2) when asked, close(2) */
+	async_writer_stats writer;    /* the file's writer, final (all zero in memory) */
+	int synced;                   /* the file was fsync(2)ed (writer.sync_ms) */
+	double free_ms;               /* the scalars zeroed (they derive from the trapdoor) and freed */
+	double total_ms;
+} groth16_setup_timings;
+
 typedef struct groth16_setup_opts {
 	const groth16_setup_engine *engine;   /* NULL: the CPU */
 	groth16_setup_progress_fn progress;   /* may be NULL */
 	void *progress_ctx;
+	int sync;                             /* a file: fsync(2) it before closing it */
+	groth16_setup_timings *timings;       /* may be NULL; set also when the setup fails */
 } groth16_setup_opts;
 
 /* groth16_dev_setup_insecure_trapdoor for rows from src (never

@@ -17,6 +17,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/clock.h"
+
 struct slot {
 	uint8_t *data;
 	size_t len;
@@ -31,8 +33,12 @@ struct async_writer {
 	pthread_mutex_t mu;
 	pthread_cond_t work;      /* a buffer was queued, or closing: the thread's */
 	pthread_cond_t freed;     /* a buffer was written, or a write failed: the caller's */
+	/* The caller's alone (read by get_stats on the caller's thread): */
+	uint64_t filled;          /* bytes filled */
+	uint64_t blocked_ns;      /* submit waiting for a free buffer */
 	/* Under mu: */
 	uint64_t queued, written; /* buffers handed over, buffers written */
+	uint64_t write_ns;        /* the thread in write(2) */
 	int closing;
 	int err_no;               /* the first failed write's errno, 0 if none */
 	uint64_t err_offset;
@@ -71,8 +77,11 @@ static void *writer_main(void *arg)
 			break;
 		const struct slot *s = &w->slot[w->written % w->nbufs];
 		pthread_mutex_unlock(&w->mu);
+		uint64_t t0 = monotonic_ns();
 		int e = write_full(w->fd, s->data, s->len);
+		uint64_t t1 = monotonic_ns();
 		pthread_mutex_lock(&w->mu);
+		w->write_ns += t1 - t0;
 		if (e) {
 			/* Nothing after a failed write: the file ends where the
 			 * error says, and the caller hears of it. */
@@ -165,6 +174,7 @@ uint8_t *async_writer_room(async_writer *w, size_t *ret_len)
 void async_writer_fill(async_writer *w, size_t n)
 {
 	filling(w)->len += n;
+	w->filled += n;
 }
 
 int async_writer_submit(async_writer *w, cuzk_error *err)
@@ -174,8 +184,14 @@ int async_writer_submit(async_writer *w, cuzk_error *err)
 	if (!w->err_no && filling(w)->len > 0) {
 		w->queued++;
 		pthread_cond_signal(&w->work);
-		while (w->queued - w->written >= w->nbufs && !w->err_no)
-			pthread_cond_wait(&w->freed, &w->mu);
+		/* The clock only when the caller does wait: the usual submit
+		 * finds a buffer free. */
+		if (w->queued - w->written >= w->nbufs && !w->err_no) {
+			uint64_t t0 = monotonic_ns();
+			while (w->queued - w->written >= w->nbufs && !w->err_no)
+				pthread_cond_wait(&w->freed, &w->mu);
+			w->blocked_ns += monotonic_ns() - t0;
+		}
 		filling(w)->len = 0;
 	}
 	if (w->err_no)
@@ -192,10 +208,37 @@ int async_writer_check(async_writer *w, cuzk_error *err)
 	return rc;
 }
 
+/* With mu held, or once the thread has ended. */
+static void stats_of(const async_writer *w, async_writer_stats *ret)
+{
+	memset(ret, 0, sizeof(*ret));
+	ret->bytes = w->filled;
+	ret->buffers = w->queued;
+	ret->blocked_ms = (double)w->blocked_ns / 1e6;
+	ret->write_ms = (double)w->write_ns / 1e6;
+}
+
+void async_writer_get_stats(async_writer *w, async_writer_stats *ret)
+{
+	pthread_mutex_lock(&w->mu);
+	stats_of(w, ret);
+	pthread_mutex_unlock(&w->mu);
+}
+
 int async_writer_close(async_writer *w, cuzk_error *err)
 {
-	if (!w)
+	return async_writer_finish(w, 0, NULL, err);
+}
+
+int async_writer_finish(async_writer *w, unsigned flags, async_writer_stats *ret_stats, cuzk_error *err)
+{
+	async_writer_stats st = { 0 };
+	if (!w) {
+		if (ret_stats)
+			*ret_stats = st;
 		return 0;
+	}
+	uint64_t t0 = monotonic_ns();
 	pthread_mutex_lock(&w->mu);
 	if (!w->err_no && filling(w)->len > 0)
 		w->queued++;
@@ -203,11 +246,24 @@ int async_writer_close(async_writer *w, cuzk_error *err)
 	pthread_cond_signal(&w->work);
 	pthread_mutex_unlock(&w->mu);
 	pthread_join(w->thread, NULL);
+	uint64_t t1 = monotonic_ns();
 	int rc = w->err_no ? write_error(w, err) : 0;
+	/* Only a file whose every write went through is worth making
+	 * durable. */
+	if ((flags & ASYNC_WRITER_FSYNC) && rc == 0 && fsync(w->fd) < 0)
+		rc = err_fail_errno(err, errno, "%s: fsync after writing %" PRIu64 " bytes", w->path, w->offset);
+	uint64_t t2 = monotonic_ns();
 	/* close(2) may report a write-back error (NFS, a full quota): it
 	 * counts, unless a write failed first. */
 	if (close(w->fd) < 0 && rc == 0)
 		rc = err_fail_errno(err, errno, "%s: close after writing %" PRIu64 " bytes", w->path, w->offset);
+	uint64_t t3 = monotonic_ns();
+	stats_of(w, &st);
+	st.drain_ms = (double)(t1 - t0) / 1e6;
+	st.sync_ms = flags & ASYNC_WRITER_FSYNC ? (double)(t2 - t1) / 1e6 : 0;
+	st.close_ms = (double)(t3 - t2) / 1e6;
+	if (ret_stats)
+		*ret_stats = st;
 	pthread_cond_destroy(&w->freed);
 	pthread_cond_destroy(&w->work);
 	pthread_mutex_destroy(&w->mu);

@@ -14,7 +14,15 @@
  *
  * The first failed write stops the thread: nothing after it is written, and
  * the error (naming the path and the offset) is returned by every later
- * submit and async_writer_check, and by close. */
+ * submit and async_writer_check, and by close.
+ *
+ * It also measures itself, for timings such as `cuzk setup --timings`: the
+ * time submit waited for a free buffer says the writes are behind the
+ * caller (a slow disk, or the kernel throttling a writer that dirtied more
+ * of the page cache than vm.dirty_ratio allows), the thread's time in
+ * write(2) says how long the kernel took the bytes, and close's parts say
+ * what the file's end cost.  Two clock reads a buffer: nothing measurable
+ * beside the encoding. */
 #ifndef CUZK_FORMATS_ASYNC_WRITER_H
 #define CUZK_FORMATS_ASYNC_WRITER_H
 
@@ -24,6 +32,24 @@
 #include "common/error.h"
 
 typedef struct async_writer async_writer;
+
+/* Milliseconds of the monotonic clock (common/clock.h). */
+typedef struct async_writer_stats {
+	uint64_t bytes;      /* filled so far (after a close that returned 0: the file's length) */
+	uint64_t buffers;    /* handed to the thread */
+	double blocked_ms;   /* submit waiting for a free buffer, every buffer still being written */
+	double write_ms;     /* the thread in write(2), as of its last finished write */
+	double drain_ms;     /* close: waiting for the writes still queued */
+	double sync_ms;      /* close: fsync(2) (0 unless asked for) */
+	double close_ms;     /* close: close(2) */
+} async_writer_stats;
+
+/* async_writer_finish's flags. */
+enum {
+	/* fsync(2) the file before closing it: its bytes are on the disk when
+	 * finish returns, not only in the page cache. */
+	ASYNC_WRITER_FSYNC = 1u,
+};
 
 /* Creates (or truncates) path, mode 0666 less the umask, and starts the
  * writing thread with nbufs (>= 2) buffers of buf_bytes (>= 1) each.
@@ -44,5 +70,12 @@ int async_writer_check(async_writer *w, cuzk_error *err);
  * closes the file and frees w (always, NULL is a no-op).  0, the first
  * write error, or close(2)'s. */
 int async_writer_close(async_writer *w, cuzk_error *err);
+/* The same with flags (ASYNC_WRITER_FSYNC: then also fsync(2)'s error), and
+ * the writer's measures into *ret_stats (may be NULL; filled also when it
+ * fails, zeroed for a NULL w). */
+int async_writer_finish(async_writer *w, unsigned flags, async_writer_stats *ret_stats, cuzk_error *err);
+/* The measures so far, for a caller that times its own phases: what the
+ * thread has written is read under the lock. */
+void async_writer_get_stats(async_writer *w, async_writer_stats *ret);
 
 #endif

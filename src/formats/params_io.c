@@ -730,10 +730,18 @@ int groth16_params_writer_put(groth16_params_writer *w, const void *points, size
 
 int groth16_params_writer_close(groth16_params_writer *w, cuzk_error *err)
 {
+	return groth16_params_writer_finish(w, 0, err);
+}
+
+int groth16_params_writer_finish(groth16_params_writer *w, unsigned flags, cuzk_error *err)
+{
 	/* A write error is the async writer's to report, below. */
 	int written = writer_next_section(w, NULL) == 0;
 	int missing = written && !w->failed && (w->left != 0 || w->section + 1 < GROTH16_PARAMS_SECTIONS);
-	int rc = async_writer_close(w->out, err);
+	/* A file short of points is refused below: not worth an fsync. */
+	if (missing || w->failed)
+		flags &= ~(unsigned)ASYNC_WRITER_FSYNC;
+	int rc = async_writer_finish(w->out, flags, &w->stats, err);
 	w->out = NULL;
 	if (rc == 0 && missing)
 		rc = err_fail(err, CUZK_E_INVAL, "%s: section %s is %zu points short", w->path,
@@ -741,6 +749,14 @@ int groth16_params_writer_close(groth16_params_writer *w, cuzk_error *err)
 	if (rc == 0 && w->failed)
 		rc = err_fail(err, CUZK_E_INVAL, "%s: more points than the sections hold", w->path);
 	return rc;
+}
+
+void groth16_params_writer_get_stats(groth16_params_writer *w, async_writer_stats *ret)
+{
+	if (w->out)
+		async_writer_get_stats(w->out, ret);
+	else
+		*ret = w->stats;
 }
 
 int groth16_params_write(const groth16_params *p, const char *path, cuzk_error *err)

@@ -94,7 +94,9 @@ int groth16_params_write(const groth16_params *p, const char *path, cuzk_error *
  * the file.  A write that fails stops the writing; its error (naming the
  * path and the offset) is returned by the next put and by close.  Close
  * waits for every write, and fails unless every section got exactly its
- * count.  Errors name the path. */
+ * count.  Errors name the path.  The async writer's measures (the time put
+ * waited for a free buffer, the bytes, close's parts) are there for a
+ * caller's timings, while it is open and after it is closed. */
 typedef struct groth16_params_writer {
 	async_writer *out;
 	const char *path;
@@ -102,6 +104,7 @@ typedef struct groth16_params_writer {
 	int section;               /* the section being written, 5 after the last */
 	size_t left;               /* its points still to come */
 	int failed;                /* more points came than the sections hold */
+	async_writer_stats stats;  /* set by close: the async writer's last measures */
 } groth16_params_writer;
 enum { GROTH16_PARAMS_SECTIONS = 5 };
 int groth16_params_writer_open(groth16_params_writer *ret, const char *path, const groth16_vk *vk,
@@ -111,6 +114,12 @@ int groth16_params_writer_open(groth16_params_writer *ret, const char *path, con
 int groth16_params_writer_put(groth16_params_writer *w, const void *points, size_t n, cuzk_error *err);
 /* Closes (always); the first write error, or -CUZK_E_INVAL for missing points. */
 int groth16_params_writer_close(groth16_params_writer *w, cuzk_error *err);
+/* The same with async_writer_finish's flags (ASYNC_WRITER_FSYNC: the file
+ * fsync(2)ed before it is closed; then also fsync's error). */
+int groth16_params_writer_finish(groth16_params_writer *w, unsigned flags, cuzk_error *err);
+/* The async writer's measures so far (async_writer_get_stats); after close,
+ * its final ones (w->stats). */
+void groth16_params_writer_get_stats(groth16_params_writer *w, async_writer_stats *ret);
 
 /* The counts of a parameters file, read from its section headers alone (six
  * small preads, whatever the file's size), for listings.  The points are not

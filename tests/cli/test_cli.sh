@@ -49,6 +49,29 @@ expect 0 "prove --params-check all --timings" "$cuzk" prove --params "$w/c.param
 	--out "$w/t.proof" --params-check all --timings
 grep -q '^partition 0: ntt' "$work/out" && pass "  prints the phases" || fail "  no phase line"
 
+# setup --timings: a line a phase, on stdout; the writer's bytes are the
+# file's; the queries' times fit in the total; fsync only with --sync, and
+# the file is the same either way.
+expect 0 "setup --timings" "$cuzk" setup --log-constraints 10 --seed 3 --params "$w/t.params" --timings
+missing=
+for phase in device "qap at tau" "tables and vk" "writer open" h l a b_g1 b_g2 writer close fsync free total; do
+	grep -q "^setup $phase: " "$work/out" || missing="$missing '$phase'"
+done
+[ -z "$missing" ] && pass "  prints every phase" || fail "  no line for$missing"
+bytes=$(sed -n 's/^setup writer: \([0-9]*\) bytes .*/\1/p' "$work/out")
+[ "$bytes" = "$(wc -c <"$w/t.params" | tr -d ' ')" ] && pass "  the writer's bytes are the file's size ($bytes)" ||
+	fail "  the writer says '$bytes' bytes, the file has $(wc -c <"$w/t.params")"
+awk '/^setup (h|l|a|b_g1|b_g2): / { q += $3 } /^setup total: / { t = $3 }
+	END { exit !(t > 0 && q > 0 && q <= t) }' "$work/out" && pass "  the queries fit in the total" ||
+	fail "  the queries' times do not fit in the total"
+grep -q '^setup fsync: not asked' "$work/out" && pass "  no fsync unless asked" || fail "  fsync without --sync"
+expect 0 "setup --timings --sync" "$cuzk" setup --log-constraints 10 --seed 3 --params "$w/t2.params" --timings --sync
+grep -q '^setup fsync: [0-9.]* ms (the file is on the disk)' "$work/out" && pass "  the fsync timed" ||
+	fail "  no fsync line"
+cmp -s "$w/t.params" "$w/t2.params" && pass "  the same file" || fail "  --sync changed the file"
+expect 0 "setup without --timings" "$cuzk" setup --log-constraints 10 --seed 3 --params "$w/t2.params"
+[ ! -s "$work/out" ] && pass "  prints nothing on stdout" || fail "  printed on stdout without --timings"
+
 echo "== bench"
 expect 0 "bench prove" "$cuzk" bench prove --backend cpu --log-constraints 8 --runs 2 --json "$w/b.json"
 grep -q '^prove total' "$work/out" && grep -q '"prove total": [0-9]' "$w/b.json" && pass "  table and JSON" ||
