@@ -225,6 +225,28 @@ typedef int (*cuzk_gpu_points_fn)(void *ctx, const void *points, size_t n);
 int cuzk_gpu_fixed_base_mul(cuzk_gpu_fixed_base *fb, const void *scalars, size_t n, int montgomery, void *out,
 			    cuzk_gpu_points_fn emit, void *emit_ctx, cuzk_error *err);
 
+/* The parameter file's points decoded on the device for one loading thread
+ * (the GPU's side of the loader's hook, src/formats/params_io.h's
+ * groth16_point_decoder): a stream of its own, and input and output buffers
+ * of `bytes` bytes each on the device (reserved in the budget) and in pinned
+ * host memory.  open: *ret_input is the pinned input buffer, which the
+ * thread reads the file into.  run: n points of the file's uncompressed
+ * encoding (96 bytes each, 192 when g2) at src (the input buffer, or any
+ * host memory) go up, are decoded by prove/srs_decode.cu's kernel (flags,
+ * canonical coordinates and, when curve, the curve equation: what
+ * g1_decode / g2_decode accept at BLS_CHECK_CURVE or BLS_CHECK_NONE, with
+ * their bytes), come down, and are copied to dst (host memory, the host
+ * layout) before it returns; *ret_bad is the lowest index of a point that
+ * failed (its slot holds infinity), SIZE_MAX if none.  One thread at a time
+ * per decoder.  Returns 0, -CUZK_E_INVAL (n points do not fit), -CUZK_E_VRAM
+ * (no room in the budget), -CUZK_E_GPU, naming the call that failed. */
+typedef struct cuzk_gpu_point_decoder cuzk_gpu_point_decoder;
+int cuzk_gpu_point_decoder_open(cuzk_gpu_dev *dev, size_t bytes, cuzk_gpu_point_decoder **ret, void **ret_input,
+				cuzk_error *err);
+int cuzk_gpu_point_decoder_run(cuzk_gpu_point_decoder *d, void *dst, const void *src, size_t n, int g2, int curve,
+			       size_t *ret_bad, cuzk_error *err);
+void cuzk_gpu_point_decoder_close(cuzk_gpu_point_decoder *d);
+
 /* Page-locks host memory for DMA (read_only: cudaHostRegisterReadOnly). */
 int cuzk_gpu_host_register(void *ptr, size_t len, int read_only, cuzk_error *err);
 int cuzk_gpu_host_unregister(void *ptr, cuzk_error *err);

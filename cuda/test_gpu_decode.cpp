@@ -6,10 +6,25 @@
 // points in the middle the lowest failing index is reported (an off-curve
 // one only with the curve check), the others still decode, the failed
 // slots hold infinity; every point bad reports 0; n = 0 touches nothing;
-// a misaligned buffer is refused.  Without a CUDA device: SKIP (77).
+// a misaligned buffer is refused.
+//
+// Then the loader through it (the GPU backend's point decoder in
+// src/formats/params_io.h's hook, as groth16_params_read_to_devices uses it
+// for cuzk prove, cuzk bench and cuzkd): a PoRep-shaped 2^12 parameter file
+// and a larger one (full 2^16-point blocks) load to the CPU's bytes at
+// checks none and curve, every query point decoded on the device; a
+// corrupted point in each section fails with the CPU's code and message,
+// byte for byte; subgroup checks and $CUZK_GPU_DECODE=0 leave the device
+// out.  Without a CUDA device: SKIP (77).
+#include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
+#include <string>
 #include <vector>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 #include <cuda_runtime.h>
 
@@ -21,8 +36,14 @@ extern "C" {
 #include "bls12_381/g1.h"
 #include "bls12_381/g2.h"
 #include "common/rand.h"
+#include "devtools/gencircuit.h"
+#include "devtools/setup.h"
+#include "formats/params_io.h"
+#include "formats/r1cs.h"
+#include "prover/backend.h"
 #include "prover/curve_ops.h"
 #include "prover/fr_sample.h"
+#include "prover/params_upload.h"
 }
 
 #include "../tests/check.h"
@@ -206,6 +227,242 @@ template <class G> void check_group(rng_t *rng)
 	CUDA_REQUIRE(cudaFree(raw));
 }
 
+// ---- The loader through the device decoder.
+
+std::string temp_path(const char *what)
+{
+	const char *dir = getenv("TMPDIR");
+	std::string p = std::string(dir && *dir ? dir : "/tmp") + "/cuzk-test-" + what + "-XXXXXX";
+	std::vector<char> b(p.begin(), p.end());
+	b.push_back('\0');
+	const int fd = mkstemp(b.data());
+	REQUIRE(fd >= 0);
+	close(fd);
+	return b.data();
+}
+
+bytes slurp(const std::string &path)
+{
+	FILE *f = fopen(path.c_str(), "rb");
+	REQUIRE(f);
+	bytes b;
+	uint8_t chunk[1 << 16];
+	for (size_t n; (n = fread(chunk, 1, sizeof chunk, f)) > 0;)
+		b.insert(b.end(), chunk, chunk + n);
+	fclose(f);
+	return b;
+}
+
+void spill(const std::string &path, const bytes &b)
+{
+	FILE *f = fopen(path.c_str(), "wb");
+	REQUIRE(f && fwrite(b.data(), 1, b.size(), f) == b.size() && fclose(f) == 0);
+}
+
+uint64_t query_points(const groth16_params &p)
+{
+	return p.n_h + p.n_l + p.n_a + p.n_b_g1 + p.n_b_g2;
+}
+
+// Where each section's points begin in the file (ic, h, l, a, b_g1, b_g2).
+std::vector<size_t> section_offsets(const groth16_params &p)
+{
+	const size_t n[6] = {p.vk.n_ic, p.n_h, p.n_l, p.n_a, p.n_b_g1, p.n_b_g2};
+	std::vector<size_t> off(6);
+	size_t at = groth16_vk_encoded_size(0);   // the fixed points and ic's count
+	for (int q = 0; q < 6; q++) {
+		off[q] = at;
+		at += n[q] * (q == 5 ? 192 : 96) + 4;   // and the next count
+	}
+	return off;
+}
+
+// path loaded with the CPU alone and loaded for the GPU as cuzk prove and
+// cuzkd load it (groth16_params_read_to_devices: the device decodes, the
+// points go up beside it); both must agree, in bytes or in the error.
+// want_device: the device decoded every query point of a load that
+// succeeds, some of one that fails (those before the bad point); else
+// none, when the load succeeds.  Returns the load's code; *err holds the
+// GPU path's.
+int same_load(groth16_device *dev, const char *what, const std::string &path, unsigned checks, bool want_device,
+	      cuzk_error *err)
+{
+	groth16_params cpu, gpu;
+	cuzk_error cerr;
+	const int crc = groth16_params_read(&cpu, path.c_str(), checks, &cerr);
+	const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+	REQUIRE(fd >= 0);
+	groth16_params_load_opts o;
+	memset(&o, 0, sizeof o);
+	o.checks = checks;
+	groth16_upload_stats st;
+	memset(&st, 0, sizeof st);
+	const int grc = groth16_params_read_to_devices(&gpu, fd, path.c_str(), &o, &groth16_backend_gpu, &dev, 1, &gpu,
+						       &st, err);
+	close(fd);
+	CHECK_MSG(crc == grc, "%s (checks %u): CPU %d (%s), GPU %d (%s)", what, checks, crc, crc ? cerr.msg : "", grc,
+		  grc ? err->msg : "");
+	if (crc == 0 && grc == 0) {
+		CHECK_MSG(gpu.storage_len == cpu.storage_len && !memcmp(gpu.storage, cpu.storage, cpu.storage_len) &&
+				  !memcmp(&gpu.vk, &cpu.vk, offsetof(groth16_vk, n_ic)),
+			  "%s (checks %u): the GPU's load differs from the CPU's", what, checks);
+		CHECK_MSG(st.device_decoded == (want_device ? query_points(cpu) : 0),
+			  "%s (checks %u): %llu points decoded on the device, %llu expected", what, checks,
+			  (unsigned long long)st.device_decoded, (unsigned long long)(want_device ? query_points(cpu) : 0));
+	}
+	if (crc < 0 && grc < 0) {
+		CHECK_MSG(cerr.code == err->code && !strcmp(cerr.msg, err->msg), "%s (checks %u): CPU '%s', GPU '%s'",
+			  what, checks, cerr.msg, err->msg);
+		CHECK_MSG(!want_device || st.device_decoded > 0, "%s (checks %u): no point decoded on the device", what,
+			  checks);
+	}
+	if (crc == 0)
+		groth16_params_free(&cpu);
+	if (grc == 0) {
+		groth16_backend_gpu.unload_params(dev, &gpu);
+		groth16_params_free(&gpu);
+	}
+	return grc;
+}
+
+// The hook itself, from memory (the input then pageable): the CPU's bytes.
+void same_parse(groth16_device *dev, const std::string &path)
+{
+	const bytes file = slurp(path);
+	groth16_params cpu, gpu;
+	cuzk_error err;
+	groth16_params_load_opts o;
+	memset(&o, 0, sizeof o);
+	o.checks = BLS_CHECK_CURVE;
+	o.decoder = groth16_backend_gpu.point_decoder;
+	o.decoder_ctx = dev;
+	REQUIRE(groth16_params_parse_mem(&cpu, file.data(), file.size(), "mem", BLS_CHECK_CURVE, &err) == 0);
+	CHECK_MSG(groth16_params_parse_mem_opts(&gpu, file.data(), file.size(), "mem", &o, &err) == 0, "%s", err.msg);
+	CHECK(gpu.storage_len == cpu.storage_len && !memcmp(gpu.storage, cpu.storage, cpu.storage_len));
+	groth16_params_free(&cpu);
+	groth16_params_free(&gpu);
+}
+
+// One bad point in each section, of each kind the decoder knows (and an
+// off-subgroup one in ic, the VK's, at checks none): the CPU's error.
+unsigned corrupted_loads(groth16_device *dev, const char *what, const std::string &path, const groth16_params &p)
+{
+	const bytes file = slurp(path);
+	const std::vector<size_t> off = section_offsets(p);
+	const size_t n[6] = {p.vk.n_ic, p.n_h, p.n_l, p.n_a, p.n_b_g1, p.n_b_g2};
+	static const char *const names[6] = {"ic", "h", "l", "a", "b_g1", "b_g2"};
+	struct {
+		int q;
+		size_t point;
+		int kind;   // 0 off the curve, 1 compressed flag, 2 x >= p, 3 infinity with a stray bit
+		unsigned checks;
+	} bad[] = {
+		{1, 2 * n[1] / 3, 0, BLS_CHECK_CURVE}, {2, n[2] / 2, 1, BLS_CHECK_CURVE}, {3, n[3] - 1, 2, BLS_CHECK_NONE},
+		{4, n[4] / 3, 3, BLS_CHECK_CURVE},     {5, n[5] / 2, 0, BLS_CHECK_CURVE}, {5, n[5] - 1, 1, BLS_CHECK_NONE},
+	};
+	unsigned done = 0;
+	for (const auto &b : bad) {
+		const size_t size = b.q == 5 ? 192 : 96, at = off[b.q] + b.point * size;
+		bytes f = file;
+		uint8_t *pt = f.data() + at;
+		if (b.kind == 0)
+			pt[size - 1] ^= 1;
+		else if (b.kind == 1)
+			pt[0] |= 0x80;
+		else if (b.kind == 2)
+			pt[0] = 0x1f, memset(pt + 1, 0xff, 47);
+		else
+			memset(pt, 0, size), pt[0] = 0x40, pt[5] = 1;
+		spill(path, f);
+		cuzk_error err;
+		char want[160];
+		snprintf(want, sizeof want, "section %s: point %zu at offset %zu: ", names[b.q], b.point, at);
+		const int rc = same_load(dev, what, path, b.checks, true, &err);
+		CHECK_MSG(rc < 0 && strstr(err.msg, want), "%s: rc %d, '%s' lacks '%s'", what, rc, err.msg, want);
+		done++;
+	}
+	// ic, the VK's points, is the CPU's, fully checked: its errors too.
+	bytes f = file;
+	f[off[0] + 96] |= 0x20;
+	spill(path, f);
+	cuzk_error err;
+	CHECK(same_load(dev, what, path, BLS_CHECK_NONE, false, &err) == -CUZK_E_FLAGS);
+	spill(path, file);
+	return done + 1;
+}
+
+// A file of `scale` times p's queries (p's points repeated) with p's VK:
+// enough points for full blocks of the device's 2^16.
+void write_tiled(const groth16_params &p, size_t scale, const std::string &path, groth16_params *ret)
+{
+	cuzk_error err;
+	REQUIRE(groth16_params_alloc(ret, p.vk.n_ic, scale * p.n_h, scale * p.n_l, scale * p.n_a, scale * p.n_b_g1,
+				     scale * p.n_b_g2, &err) == 0);
+	g1_aff_t *ic = ret->vk.ic;
+	ret->vk = p.vk;
+	ret->vk.ic = ic;
+	memcpy(ic, p.vk.ic, p.vk.n_ic * sizeof *ic);
+	for (size_t i = 0; i < scale; i++) {
+		memcpy(ret->h + i * p.n_h, p.h, p.n_h * sizeof *p.h);
+		memcpy(ret->l + i * p.n_l, p.l, p.n_l * sizeof *p.l);
+		memcpy(ret->a + i * p.n_a, p.a, p.n_a * sizeof *p.a);
+		memcpy(ret->b_g1 + i * p.n_b_g1, p.b_g1, p.n_b_g1 * sizeof *p.b_g1);
+		memcpy(ret->b_g2 + i * p.n_b_g2, p.b_g2, p.n_b_g2 * sizeof *p.b_g2);
+	}
+	REQUIRE(groth16_params_write(ret, path.c_str(), &err) == 0);
+}
+
+void check_loader()
+{
+	groth16_device *dev = nullptr;
+	cuzk_error err;
+	REQUIRE(groth16_backend_gpu.open(&dev, 0, 0, &err) == 0);
+	// cuzk setup --shape porep --log-constraints 12 --seed 1, in memory
+	gencircuit_spec spec;
+	memset(&spec, 0, sizeof spec);
+	spec.log_constraints = 12;
+	spec.seed = 1;
+	spec.shape = GENCIRCUIT_SHAPE_POREP;
+	spec.num_inputs = gencircuit_default_inputs(GENCIRCUIT_SHAPE_POREP);
+	r1cs cs;
+	fr_t *z = nullptr;
+	groth16_params small, tiled;
+	REQUIRE(gencircuit_build(&spec, &cs, &z, &err) == 0);
+	REQUIRE(groth16_dev_setup_insecure(&small, &cs, 1, &err) == 0);
+	const std::string path = temp_path("gpu-decode");
+	REQUIRE(groth16_params_write(&small, path.c_str(), &err) == 0);
+
+	unsigned corrupted = 0;
+	for (unsigned checks : {BLS_CHECK_NONE, BLS_CHECK_CURVE})
+		same_load(dev, "porep 2^12", path, checks, true, &err);
+	same_load(dev, "porep 2^12", path, BLS_CHECK_ALL, false, &err);   // subgroup checks: the CPU's
+	setenv("CUZK_GPU_DECODE", "0", 1);
+	same_load(dev, "porep 2^12, CUZK_GPU_DECODE=0", path, BLS_CHECK_CURVE, false, &err);
+	unsetenv("CUZK_GPU_DECODE");
+	same_parse(dev, path);
+	corrupted += corrupted_loads(dev, "porep 2^12", path, small);
+
+	// Full 2^16-point blocks: two threads (four blocks each at least), then
+	// every core.
+	const size_t scale = ((size_t)1 << 20) / (query_points(small) + 1) + 1;
+	write_tiled(small, scale, path, &tiled);
+	setenv("CUZK_THREADS", "2", 1);
+	same_load(dev, "tiled, 2 threads", path, BLS_CHECK_CURVE, true, &err);
+	corrupted += corrupted_loads(dev, "tiled, 2 threads", path, tiled);
+	unsetenv("CUZK_THREADS");
+	same_load(dev, "tiled", path, BLS_CHECK_CURVE, true, &err);
+	printf("loader: porep 2^12 (%llu query points) and tiled (%llu) decoded on the device to the CPU's bytes; "
+	       "%u corrupted files, the CPU's errors\n",
+	       (unsigned long long)query_points(small), (unsigned long long)query_points(tiled), corrupted);
+
+	unlink(path.c_str());
+	groth16_params_free(&tiled);
+	groth16_params_free(&small);
+	r1cs_free(&cs);
+	free(z);
+	groth16_backend_gpu.close(dev);
+}
+
 } // namespace
 
 int main()
@@ -217,5 +474,6 @@ int main()
 	rng_seed(&rng, 0x5dec0deu);
 	check_group<g1>(&rng);
 	check_group<g2>(&rng);
+	check_loader();
 	CHECK_DONE();
 }

@@ -46,7 +46,9 @@
 #   staging the 2^27 file loaded and uploaded with and without the pinned
 #           staging of the upload (CUZK_GPU_SRS_STAGING=0), and with the
 #           upload beside the decoding (the default: "params ready (load +
-#           upload)") against the upload after it (CUZK_SRS_UPLOAD_OVERLAP=0);
+#           upload)") against the upload after it (CUZK_SRS_UPLOAD_OVERLAP=0),
+#           and with the points decoded on the GPU (the default) against
+#           the CPU (CUZK_GPU_DECODE=0);
 #           then decoded alone on the CPU backend with 2 MiB pages (the
 #           default) and without (CUZK_PARAMS_THP=0), with the kernel's THP
 #           settings and its compaction counters around each load in
@@ -285,9 +287,12 @@ step_staging() {
 		"$CUZK" bench load --backend gpu --params "$P27" --json "$OUT/load-27-plain.json"
 	step "load, then upload 2^27 (not overlapped)" staging.log env CUZK_SRS_UPLOAD_OVERLAP=0 \
 		"$CUZK" bench load --backend gpu --params "$P27" --json "$OUT/load-27-after.json"
-	for f in staged plain after; do
+	step "load + upload 2^27, decoded on the CPU" staging.log env CUZK_GPU_DECODE=0 \
+		"$CUZK" bench load --backend gpu --params "$P27" --json "$OUT/load-27-cpudecode.json"
+	for f in staged plain after cpudecode; do
 		ready=$(sed -n 's/.*"params ready (load + upload)": \([0-9.]*\).*/\1/p' "$OUT/load-27-$f.json")
-		row "  params ready, $f (ms)" "" "${ready:-?}"
+		dev=$(sed -n 's/.*"points decoded on the device": \([0-9]*\).*/\1/p' "$OUT/load-27-$f.json")
+		row "  params ready, $f (ms; points decoded on the GPU)" "" "${ready:-?} ${dev:-?}"
 	done
 	# The decoding's system time: 2 MiB pages (compacted for in the fault
 	# where THP defrag says so) or 4 KiB ones.

@@ -11,7 +11,7 @@
 #include "common/error.h"
 
 #define BENCH_MAX_PHASES 24
-#define BENCH_MAX_COUNTS 8
+#define BENCH_MAX_COUNTS 12
 #define BENCH_MAX_SIZES 4
 
 struct bench_report {

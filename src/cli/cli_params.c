@@ -42,6 +42,6 @@ int cli_params_read(groth16_params *ret, const char *path, const groth16_params_
 	 * load_params still had to do. */
 	if (st)
 		*st = (struct cli_load_stats){ us.decode_ms, c1 - c0, s1 - s0, monotonic_ms() - t1 + us.tail_ms,
-					       be->upload_begin != NULL };
+					       be->upload_begin != NULL, us.device_decoded };
 	return 0;
 }

@@ -15,6 +15,7 @@ struct cli_load_stats {
 	double sys_ms;      /* of which the kernel's */
 	double tail_ms;     /* from the decoding's end until the params were ready on the device */
 	int device;         /* the backend has device memory: tail_ms means something */
+	uint64_t device_decoded;   /* points the device decoded (0: all on the CPU) */
 };
 
 /* Reads path with o (its decoded callback is the upload's: leave it NULL)

@@ -97,6 +97,7 @@ static void report_load(struct bench_args *a, const struct load_stats *st, int e
 	bench_phase(&a->rep, "load params sys (all threads)", l->sys_ms, excluded);
 	bench_phase(&a->rep, "load ms per million points", l->decode_ms / ((double)st->points / 1e6), excluded);
 	if (l->device) {
+		bench_count(&a->rep, "points decoded on the device", l->device_decoded);
 		bench_phase(&a->rep, "srs upload tail (after decoding)", l->tail_ms, excluded);
 		bench_phase(&a->rep, "params ready (load + upload)", l->decode_ms + l->tail_ms, excluded);
 	}

@@ -80,8 +80,9 @@ static int read_to_devices(void *ctx, groth16_params *ret, int fd, const char *n
 		cuzkd_log(e->log, CUZKD_LOG_WARNING, NULL, "SRS '%s': upload: %s (its first proof there uploads it)",
 			  name, st.err.msg);
 	cuzkd_log(e->log, CUZKD_LOG_INFO, NULL,
-		  "SRS '%s': resident on %u of %u devices, %.0f ms after its decoding ended", name, st.resident,
-		  st.devices, st.tail_ms);
+		  "SRS '%s': resident on %u of %u devices, %.0f ms after its decoding ended; %llu points decoded on "
+		  "%s %u", name, st.resident, st.devices, st.tail_ms, (unsigned long long)st.device_decoded,
+		  e->be->name, e->devices[0].number);
 	return 0;
 }
 

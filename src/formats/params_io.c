@@ -4,7 +4,8 @@
  * Reading is two passes: the counts are walked first and checked against
  * the bytes left (nothing allocated yet), then every point is decoded in
  * parallel into one storage block, by threads that take blocks of points in
- * file order (decode_worker). */
+ * file order (decode_worker), on the CPU or through the caller's decoder
+ * (a GPU's). */
 #include "formats/params_io.h"
 
 #include <errno.h>
@@ -114,7 +115,8 @@ struct thread_failure {
  * the start, which a consumer (an upload to a GPU) can copy while the rest
  * is decoded.  2^14 G1 points are 1.5 MiB of input: one pread, and the
  * per-block bookkeeping (a lock, a callback) is noise beside ~3 ms of
- * decoding.  Subgroup checks cost ~35 us a point: blocks of 256 then. */
+ * decoding.  Subgroup checks cost ~35 us a point: blocks of 256 then.  A
+ * decoder (params_io.h) says its own size. */
 #define BLOCK_POINTS ((size_t)1 << 14)
 #define BLOCK_POINTS_SUBGROUP ((size_t)256)
 
@@ -125,6 +127,7 @@ struct decode_ctx {
 	groth16_params *p;
 	unsigned checks;
 	const groth16_params_load_opts *opts;
+	const groth16_point_decoder *dec;   /* opts' decoder, NULL: the CPU decodes */
 	size_t start[Q__COUNT + 1];   /* global index where each array begins */
 	size_t block, n_blocks;
 	atomic_size_t next_block;     /* the next block to take */
@@ -139,6 +142,12 @@ struct decode_ctx {
 static size_t point_size(enum query q)
 {
 	return is_g2(q) ? G2U : G1U;
+}
+
+/* A decoded point's bytes in its array. */
+static size_t point_mem(enum query q)
+{
+	return is_g2(q) ? sizeof(g2_aff_t) : sizeof(g1_aff_t);
 }
 
 /* Reads len bytes at off, whatever the kernel's short reads; a file that
@@ -163,14 +172,28 @@ static int pread_full(int fd, uint8_t *dst, size_t len, uint64_t off, cuzk_error
 }
 
 /* Decodes points [g, end) of array q (global indexes within q) from src, the
- * bytes of point g onwards.  Returns the index of the first failure
- * (its message in *err), or SIZE_MAX. */
-static size_t decode_run(struct decode_ctx *c, enum query q, size_t g, size_t end, const uint8_t *src,
+ * bytes of point g onwards: through the decoder when the thread has one (t),
+ * on the CPU from the first point it refused on.  Returns the index of the
+ * first failure (its message in *err), or SIZE_MAX. */
+static size_t decode_run(struct decode_ctx *c, void *t, enum query q, size_t g, size_t end, const uint8_t *src,
 			 cuzk_error *err)
 {
-	/* ic belongs to the VK: always fully checked. */
+	/* ic belongs to the VK: always fully checked, on the CPU. */
 	unsigned checks = q == Q_IC ? BLS_CHECK_ALL : c->checks;
 	size_t i = g - c->start[q], n = end - g;
+	if (t && q != Q_IC) {
+		size_t bad = SIZE_MAX;
+		uint8_t *dst = (uint8_t *)query_array(c->p, q) + i * point_mem(q);
+		if (c->dec->decode(c->opts->decoder_ctx, t, dst, src, n, is_g2(q), checks, &bad, err) < 0)
+			return g;   /* the device's error, named by the run's first point */
+		if (bad == SIZE_MAX)
+			return SIZE_MAX;
+		/* The CPU from the refused point on (the whole run for an
+		 * index past it): its verdict and its message stand. */
+		if (bad > n)
+			bad = 0;
+		i += bad, g += bad, n -= bad, src += bad * point_size(q);
+	}
 	if (is_g2(q)) {
 		g2_aff_t *dst = (g2_aff_t *)query_array(c->p, q) + i;
 		for (size_t k = 0; k < n; k++)
@@ -188,7 +211,7 @@ static size_t decode_run(struct decode_ctx *c, enum query q, size_t g, size_t en
 /* Block b's points, array by array (a block may straddle two).  buf: the
  * thread's input buffer when reading from fd.  Returns the first failing
  * point or SIZE_MAX. */
-static size_t decode_block(struct decode_ctx *c, size_t b, uint8_t *buf, cuzk_error *err)
+static size_t decode_block(struct decode_ctx *c, size_t b, void *t, uint8_t *buf, cuzk_error *err)
 {
 	size_t g = b * c->block, end = g + c->block < c->start[Q__COUNT] ? g + c->block : c->start[Q__COUNT];
 	enum query q = Q_IC;
@@ -200,7 +223,7 @@ static size_t decode_block(struct decode_ctx *c, size_t b, uint8_t *buf, cuzk_er
 		const uint8_t *src = c->buf ? c->buf + off : buf;
 		if (!c->buf && pread_full(c->fd, buf, (run_end - g) * point_size(q), off, err) < 0)
 			return g;
-		size_t bad = decode_run(c, q, g, run_end, src, err);
+		size_t bad = decode_run(c, t, q, g, run_end, src, err);
 		if (bad != SIZE_MAX)
 			return bad;
 		g = run_end;
@@ -239,7 +262,12 @@ static void decode_worker(void *arg, size_t begin, size_t end, unsigned thread)
 	struct decode_ctx *c = arg;
 	struct thread_failure *f = &c->fail[thread];
 	uint8_t *buf = NULL;
-	if (!c->buf && !(buf = malloc(c->block * G2U))) {
+	/* The decoder's thread state and buffer, or (no decoder, or it could
+	 * not be set up) the CPU's. */
+	void *t = c->dec ? c->dec->begin(c->opts->decoder_ctx, c->block * G2U, &buf) : NULL;
+	if (!t)
+		buf = NULL;
+	if (!t && !c->buf && !(buf = malloc(c->block * G2U))) {
 		/* Nothing taken: the other threads do the blocks (or, if all
 		 * fail so, decode_points reports it). */
 		return;
@@ -248,7 +276,7 @@ static void decode_worker(void *arg, size_t begin, size_t end, unsigned thread)
 		size_t b = atomic_fetch_add(&c->next_block, 1);
 		if (b >= c->n_blocks || b * c->block >= atomic_load(&c->first_fail))
 			break;
-		size_t bad = decode_block(c, b, buf, &f->err);
+		size_t bad = decode_block(c, b, t, buf, &f->err);
 		if (bad != SIZE_MAX) {
 			f->index = bad;
 			size_t cur = atomic_load(&c->first_fail);
@@ -259,19 +287,26 @@ static void decode_worker(void *arg, size_t begin, size_t end, unsigned thread)
 		size_t g = b * c->block, n = c->start[Q__COUNT] - g < c->block ? c->start[Q__COUNT] - g : c->block;
 		block_finished(c, b, n);
 	}
-	free(buf);
+	if (t)
+		c->dec->end(c->opts->decoder_ctx, t);
+	else
+		free(buf);
 }
 
 static int decode_points(groth16_params *p, const uint8_t *buf, int fd, const struct layout *l,
 			 const char *name, const groth16_params_load_opts *opts, cuzk_error *err)
 {
 	struct decode_ctx c = { .buf = buf, .fd = fd, .l = l, .p = p, .checks = opts->checks, .opts = opts };
+	/* The caller's decoder does no subgroup checks: those stay here. */
+	if (!(c.checks & BLS_CHECK_SUBGROUP))
+		c.dec = opts->decoder;
 	for (int q = 0; q < Q__COUNT; q++)
 		c.start[q + 1] = c.start[q] + l->count[q];
 	const size_t total = c.start[Q__COUNT];
 	unsigned nthreads = parallel_nthreads();
 	/* At least four blocks a thread where there are points enough. */
-	c.block = c.checks & BLS_CHECK_SUBGROUP ? BLOCK_POINTS_SUBGROUP : BLOCK_POINTS;
+	c.block = c.checks & BLS_CHECK_SUBGROUP ? BLOCK_POINTS_SUBGROUP
+		: c.dec && c.dec->block_points ? c.dec->block_points : BLOCK_POINTS;
 	while (c.block > 64 && c.block * 4 * nthreads > total)
 		c.block /= 2;
 	c.n_blocks = (total + c.block - 1) / c.block;

@@ -45,10 +45,52 @@ int groth16_params_parse_mem(groth16_params *ret, const uint8_t *buf, size_t len
  * open/fstat/mmap/read failures. */
 int groth16_params_read(groth16_params *ret, const char *path, unsigned checks, cuzk_error *err);
 
+/* Another decoder of the query points than the CPU's point by point (a
+ * GPU's: prover/backend.h offers one, prover/params_upload.c passes it).
+ * It exists because the CPU's work on a point (big-endian parsing, the
+ * conversion to Montgomery form, the curve equation: ~440-500 ns on the
+ * H200 host) made a PoRep-32G file's 427 million points ~15 s of
+ * decoding on 16 cores; with it a loading thread only reads the bytes and
+ * copies the points.  This file keeps all the rest: the blocks in file
+ * order, the callbacks, and every error message, which stays the CPU's.
+ *
+ * It is used only where the checks are BLS_CHECK_NONE or BLS_CHECK_CURVE
+ * (subgroup checks stay on the CPU), and never for ic, the VK's points,
+ * always fully checked on the CPU.  Each decoding thread calls:
+ *   begin(ctx, bytes, &buf) before its first block: its state, and in
+ *     *buf a buffer of `bytes` bytes (a block of G2 points) into which the
+ *     thread reads its blocks (pinned memory for a GPU); NULL when the
+ *     decoder cannot be set up (no device, no memory): that thread then
+ *     decodes on the CPU, nothing is reported.
+ *   decode(ctx, t, dst, src, n, g2, checks, &bad, err) for each run of a
+ *     block within one section: n points (96 bytes each, 192 when g2) at
+ *     src (the thread's buffer, or the caller's memory when parsing from
+ *     memory) into dst (the host layout), accepting and rejecting what
+ *     g1_decode / g2_decode do with these checks; 0 and *bad the lowest
+ *     index of a point it rejected (its slot and those after it may hold
+ *     anything), or SIZE_MAX.  The CPU then decodes the run again from
+ *     that point on, so that the error (code, message, point, offset) is
+ *     the CPU path's, byte for byte, and a point the decoder refused but
+ *     the CPU accepts is kept.  < 0 (err filled): the decoder failed (a
+ *     device error); the load fails, naming the file, the section, the
+ *     run's first point and its offset.
+ *   end(ctx, t) after its last block.
+ * The callbacks run on many threads at once with the same ctx.
+ * block_points: the points a thread takes at a time on this path (0: the
+ * CPU's 2^14), larger for a device, whose round trip has a fixed cost. */
+typedef struct groth16_point_decoder {
+	size_t block_points;
+	void *(*begin)(void *ctx, size_t bytes, uint8_t **ret_buf);
+	int (*decode)(void *ctx, void *thread, void *dst, const uint8_t *src, size_t n, int g2, unsigned checks,
+		      size_t *ret_bad, cuzk_error *err);
+	void (*end)(void *ctx, void *thread);
+} groth16_point_decoder;
+
 /* Loading with progress: progress(ctx, done, total) counts the points
  * decoded (ic included); it is called from the decoding threads, one call
- * at a time, after each block of points (2^14, or 256 with subgroup
- * checks), the last time with done == total.
+ * at a time, after each block of points (2^14, the decoder's block_points
+ * with a decoder, 256 with subgroup checks), the last time with done ==
+ * total.
  *
  * decoded(ctx, p, done), when set, is for a consumer that copies the points
  * while the rest are decoded (an upload to a GPU): the first `done` points
@@ -69,6 +111,8 @@ typedef struct groth16_params_load_opts {
 	void *progress_ctx;
 	void (*decoded)(void *ctx, const groth16_params *p, uint64_t done);
 	void *decoded_ctx;
+	const groth16_point_decoder *decoder;   /* NULL: the CPU decodes every point */
+	void *decoder_ctx;
 } groth16_params_load_opts;
 int groth16_params_parse_mem_opts(groth16_params *ret, const uint8_t *buf, size_t len, const char *name,
 				  const groth16_params_load_opts *opts, cuzk_error *err);

@@ -3,6 +3,7 @@
  * with its code and a message naming the section and offset. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -454,21 +455,31 @@ static void shadow_decoded(void *ctx, const groth16_params *p, uint64_t done)
 	s->last = done;
 }
 
-/* Params large enough for many blocks on several threads: the decoded run
- * grows in order and what it announced is what the load returns; a bad
- * point stops it short of that point, and the file (pread) and memory paths
- * name the same point. */
+/* Params large enough for many blocks on several threads (ic, h, l, a,
+ * b_g1, b_g2: MANY_N), written to path. */
+static const size_t MANY_N[6] = { 3, 3000, 2000, 1000, 500, 700 };
+
+static void write_many(groth16_params *p, const char *path)
+{
+	const size_t *n = MANY_N;
+	cuzk_error err;
+	REQUIRE(groth16_params_alloc(p, n[0], n[1], n[2], n[3], n[4], n[5], &err) == 0);
+	make_vk_points(&p->vk);
+	g1_run(p->storage, n[0] + n[1] + n[2] + n[3] + n[4], 10);
+	g2_run(p->b_g2, n[5], 20000);
+	memset(&p->h[17], 0, sizeof(p->h[17]));   /* an identity point */
+	REQUIRE(groth16_params_write(p, path, &err) == 0);
+}
+
+/* The decoded run grows in order and what it announced is what the load
+ * returns; a bad point stops it short of that point, and the file (pread)
+ * and memory paths name the same point. */
 static void test_decoded_run(const char *path)
 {
-	const size_t n[6] = { 3, 3000, 2000, 1000, 500, 700 };
+	const size_t *n = MANY_N;
 	groth16_params p, back;
 	cuzk_error err, err2;
-	REQUIRE(groth16_params_alloc(&p, n[0], n[1], n[2], n[3], n[4], n[5], &err) == 0);
-	make_vk_points(&p.vk);
-	g1_run(p.storage, n[0] + n[1] + n[2] + n[3] + n[4], 10);
-	g2_run(p.b_g2, n[5], 20000);
-	memset(&p.h[17], 0, sizeof(p.h[17]));   /* an identity point */
-	REQUIRE(groth16_params_write(&p, path, &err) == 0);
+	write_many(&p, path);
 	setenv("CUZK_THREADS", "4", 1);
 
 	struct shadow s = { .total = n[0] + n[1] + n[2] + n[3] + n[4] + n[5] };
@@ -510,12 +521,274 @@ static void test_decoded_run(const char *path)
 	groth16_params_free(&p);
 }
 
+/* A stand-in for the GPU's point decoder (the load's hook, params_io.h),
+ * decoding with the CPU's g1_decode / g2_decode, that also notes what the
+ * loader gave it and can misbehave on demand. */
+struct mock_decoder {
+	atomic_size_t points;        /* handed to decode */
+	atomic_uint begun, ended, refused;
+	unsigned refuse_every;       /* begin fails on every k-th thread (0: never) */
+	const uint8_t *liar;         /* a valid point's bytes that decode refuses anyway (NULL: none) */
+	size_t liar_len;
+	int device_error;            /* decode fails as a lost device would */
+	atomic_int bad;              /* a call the hook's rules forbid */
+};
+
+struct mock_thread {
+	uint8_t *buf;
+	size_t bytes;
+};
+
+static void *mock_begin(void *ctx, size_t bytes, uint8_t **ret_buf)
+{
+	struct mock_decoder *m = ctx;
+	unsigned k = atomic_fetch_add(&m->begun, 1) + 1;
+	struct mock_thread *t = malloc(sizeof(*t));
+	if (m->refuse_every && k % m->refuse_every == 0) {
+		atomic_fetch_add(&m->refused, 1);
+		atomic_fetch_add(&m->ended, 1);   /* no end comes for it */
+		free(t);
+		return NULL;
+	}
+	REQUIRE(t && (t->buf = malloc(bytes)));
+	t->bytes = bytes;
+	*ret_buf = t->buf;
+	return t;
+}
+
+/* Rejects what the CPU rejects (and the liar's point), reports the lowest,
+ * and leaves rubbish in the slots from it on: the loader must not keep it. */
+static int mock_decode(void *ctx, void *thread, void *dst, const uint8_t *src, size_t n, int g2, unsigned checks,
+		       size_t *ret_bad, cuzk_error *err)
+{
+	struct mock_decoder *m = ctx;
+	struct mock_thread *t = thread;
+	const size_t size = g2 ? G2_UNCOMPRESSED_SIZE : G1_UNCOMPRESSED_SIZE;
+	if (n == 0 || n * size > t->bytes || (checks & BLS_CHECK_SUBGROUP))
+		atomic_store(&m->bad, 1);
+	atomic_fetch_add(&m->points, n);
+	if (m->device_error)
+		return err_fail(err, CUZK_E_GPU, "mock device: lost");
+	*ret_bad = SIZE_MAX;
+	for (size_t k = 0; k < n && *ret_bad == SIZE_MAX; k++) {
+		cuzk_error e;
+		uint8_t *d = (uint8_t *)dst + k * size;
+		const uint8_t *in = src + k * size;
+		int rc = g2 ? g2_decode((g2_aff_t *)d, in, size, checks, &e) : g1_decode((g1_aff_t *)d, in, size, checks, &e);
+		if (rc < 0 || (m->liar && m->liar_len == size && memcmp(in, m->liar, size) == 0))
+			*ret_bad = k;
+	}
+	if (*ret_bad != SIZE_MAX)
+		memset((uint8_t *)dst + *ret_bad * size, 0xa5, (n - *ret_bad) * size);
+	return 0;
+}
+
+static void mock_end(void *ctx, void *thread)
+{
+	struct mock_decoder *m = ctx;
+	struct mock_thread *t = thread;
+	atomic_fetch_add(&m->ended, 1);
+	free(t->buf);
+	free(t);
+}
+
+static void mock_reset(struct mock_decoder *m)
+{
+	atomic_store(&m->points, 0);
+	atomic_store(&m->begun, 0);
+	atomic_store(&m->ended, 0);
+	atomic_store(&m->refused, 0);
+	atomic_store(&m->bad, 0);
+	m->refuse_every = 0;
+	m->liar = NULL;
+	m->device_error = 0;
+}
+
+/* 512-point blocks: several a thread, and runs that cross the sections. */
+static const groth16_point_decoder MOCK = { 512, mock_begin, mock_decode, mock_end };
+
+/* Loads path with and without the mock at these checks; both must agree
+ * (the same bytes, or the same code and message).  Returns the load's
+ * code; *via holds the decoder's params when it is 0. */
+static int load_both(const char *path, struct mock_decoder *m, unsigned checks, groth16_params *via,
+		     cuzk_error *err)
+{
+	groth16_params plain;
+	cuzk_error perr;
+	groth16_params_load_opts o = { .checks = checks, .decoder = &MOCK, .decoder_ctx = m };
+	int rc = groth16_params_read_opts(via, path, &o, err);
+	int prc = groth16_params_read(&plain, path, checks, &perr);
+	CHECK_MSG(rc == prc, "decoder %d (%s), plain %d (%s)", rc, rc ? err->msg : "", prc, prc ? perr.msg : "");
+	if (rc == 0 && prc == 0)
+		CHECK(vk_eq(&via->vk, &plain.vk) && via->storage_len == plain.storage_len &&
+		      memcmp(via->storage, plain.storage, plain.storage_len) == 0);
+	if (rc < 0 && prc < 0)
+		CHECK_MSG(err->code == perr.code && strcmp(err->msg, perr.msg) == 0, "decoder '%s' / plain '%s'",
+			  err->msg, perr.msg);
+	if (prc == 0)
+		groth16_params_free(&plain);
+	CHECK_MSG(!atomic_load(&m->bad) && atomic_load(&m->begun) == atomic_load(&m->ended),
+		  "bad call %d, %u begun, %u ended", atomic_load(&m->bad), atomic_load(&m->begun),
+		  atomic_load(&m->ended));
+	return rc;
+}
+
+static void rewrite(const char *path, const uint8_t *file, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+	REQUIRE(f && fwrite(file, 1, len, f) == len && fclose(f) == 0);
+}
+
+/* The load through a decoder (the mock): the params of the plain path at
+ * both of its checks, from a file and from memory, every query point through
+ * it and none of ic's; a point it refuses wrongly decoded again by the CPU;
+ * threads without it on the CPU; subgroup checks without it; decoded
+ * callbacks in order; a bad point in each section, and in ic, reported as
+ * the plain path reports it; a failing decoder names the section and the
+ * offset. */
+static void test_decoder(const char *path)
+{
+	const size_t *n = MANY_N;
+	const size_t total = n[0] + n[1] + n[2] + n[3] + n[4] + n[5], queries = total - n[0];
+	groth16_params p, back;
+	cuzk_error err;
+	struct mock_decoder m = { 0 };
+	write_many(&p, path);
+	setenv("CUZK_THREADS", "4", 1);
+	size_t len;
+	uint8_t *file = test_slurp(path, &len);
+	const size_t off[6] = {
+		VK_FIXED + 4,
+		VK_FIXED + 4 + n[0] * 96 + 4,
+		VK_FIXED + 4 + (n[0] + n[1]) * 96 + 8,
+		VK_FIXED + 4 + (n[0] + n[1] + n[2]) * 96 + 12,
+		VK_FIXED + 4 + (n[0] + n[1] + n[2] + n[3]) * 96 + 16,
+		VK_FIXED + 4 + (n[0] + n[1] + n[2] + n[3] + n[4]) * 96 + 20,
+	};
+
+	const unsigned levels[2] = { BLS_CHECK_NONE, BLS_CHECK_CURVE };
+	for (int i = 0; i < 2; i++) {
+		mock_reset(&m);
+		REQUIRE(load_both(path, &m, levels[i], &back, &err) == 0);
+		CHECK(memcmp(back.storage, p.storage, p.storage_len) == 0);
+		CHECK_MSG(atomic_load(&m.points) == queries && atomic_load(&m.begun) >= 1,
+			  "checks %u: %zu points through the decoder, %zu expected", levels[i],
+			  atomic_load(&m.points), queries);
+		groth16_params_free(&back);
+		mock_reset(&m);
+		groth16_params_load_opts o = { .checks = levels[i], .decoder = &MOCK, .decoder_ctx = &m };
+		REQUIRE(groth16_params_parse_mem_opts(&back, file, len, path, &o, &err) == 0);
+		CHECK(memcmp(back.storage, p.storage, p.storage_len) == 0 && atomic_load(&m.points) == queries);
+		groth16_params_free(&back);
+	}
+
+	/* A valid point refused (h's 1234th, far into a block): the CPU
+	 * decodes it and the rest of its run. */
+	mock_reset(&m);
+	m.liar = file + off[1] + 1234 * 96;
+	m.liar_len = 96;
+	REQUIRE(load_both(path, &m, BLS_CHECK_CURVE, &back, &err) == 0);
+	CHECK(memcmp(back.storage, p.storage, p.storage_len) == 0);
+	groth16_params_free(&back);
+
+	/* Every other thread without the decoder: it decodes on the CPU. */
+	mock_reset(&m);
+	m.refuse_every = 2;
+	REQUIRE(load_both(path, &m, BLS_CHECK_CURVE, &back, &err) == 0);
+	CHECK(memcmp(back.storage, p.storage, p.storage_len) == 0 && atomic_load(&m.refused) >= 1);
+	groth16_params_free(&back);
+
+	/* Subgroup checks: not given to the decoder. */
+	mock_reset(&m);
+	REQUIRE(load_both(path, &m, BLS_CHECK_ALL, &back, &err) == 0);
+	CHECK(atomic_load(&m.points) == 0 && atomic_load(&m.begun) == 0);
+	groth16_params_free(&back);
+
+	/* The decoded run, in order, through the decoder. */
+	struct shadow s = { .total = total };
+	REQUIRE(groth16_params_alloc(&s.copy, n[0], n[1], n[2], n[3], n[4], n[5], &err) == 0);
+	mock_reset(&m);
+	groth16_params_load_opts o = { .checks = BLS_CHECK_CURVE, .decoded = shadow_decoded, .decoded_ctx = &s,
+				       .decoder = &MOCK, .decoder_ctx = &m };
+	REQUIRE(groth16_params_read_opts(&back, path, &o, &err) == 0);
+	CHECK_MSG(!s.bad && s.last == s.total && s.calls >= 2 && !s.stopped, "calls %llu, last %llu of %llu, bad %d",
+		  (unsigned long long)s.calls, (unsigned long long)s.last, (unsigned long long)s.total, s.bad);
+	CHECK(memcmp(s.copy.storage, back.storage, back.storage_len) == 0);
+	groth16_params_free(&back);
+
+	/* One bad point in each section (and one in ic, the VK's, which the
+	 * CPU checks in full): the plain path's code and message. */
+	struct {
+		int q;
+		size_t point;
+		int kind;           /* 0 off the curve, 1 compressed flag, 2 x >= p, 3 infinity with a stray bit, 4 off the subgroup */
+		unsigned checks;
+		int code;
+	} bad[] = {
+		{ 1, 2047, 0, BLS_CHECK_CURVE, CUZK_E_NOT_ON_CURVE },
+		{ 2, 1500, 1, BLS_CHECK_CURVE, CUZK_E_FLAGS },
+		{ 3, 999, 2, BLS_CHECK_NONE, CUZK_E_NONCANONICAL },
+		{ 4, 0, 3, BLS_CHECK_CURVE, CUZK_E_FLAGS },
+		{ 5, 350, 0, BLS_CHECK_CURVE, CUZK_E_NOT_ON_CURVE },
+		{ 5, 699, 1, BLS_CHECK_NONE, CUZK_E_FLAGS },
+		{ 0, 2, 4, BLS_CHECK_NONE, CUZK_E_NOT_IN_SUBGROUP },
+	};
+	uint8_t *buf = malloc(len);
+	REQUIRE(buf);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const size_t size = bad[i].q == 5 ? 192 : 96, at = off[bad[i].q] + bad[i].point * size;
+		memcpy(buf, file, len);
+		uint8_t *pt = buf + at;
+		if (bad[i].kind == 0)
+			pt[size - 1] ^= 1;
+		else if (bad[i].kind == 1)
+			pt[0] |= 0x80;
+		else if (bad[i].kind == 2)
+			pt[0] = 0x1f, memset(pt + 1, 0xff, 47);
+		else if (bad[i].kind == 3)
+			memset(pt, 0, size), pt[0] = 0x40, pt[5] = 1;
+		else
+			off_subgroup_point(pt);
+		rewrite(path, buf, len);
+		mock_reset(&m);
+		char want[120];
+		snprintf(want, sizeof(want), "section %s: point %zu at offset %zu: ",
+			 (const char *[]){ "ic", "h", "l", "a", "b_g1", "b_g2" }[bad[i].q], bad[i].point, at);
+		EXPECT_FAIL(load_both(path, &m, bad[i].checks, &back, &err), &err, bad[i].code, want);
+	}
+	/* Two: the first in the file is reported. */
+	memcpy(buf, file, len);
+	buf[off[5] + 10 * 192] |= 0x80;
+	buf[off[2] + 1999 * 96 + 95] ^= 1;
+	rewrite(path, buf, len);
+	mock_reset(&m);
+	EXPECT_FAIL(load_both(path, &m, BLS_CHECK_CURVE, &back, &err), &err, CUZK_E_NOT_ON_CURVE,
+		    "section l: point 1999 at offset");
+
+	/* A decoder that fails: the run's first point is named.  ic (block
+	 * 0's first points) is the CPU's, so the first failure is h's point 0. */
+	rewrite(path, file, len);
+	mock_reset(&m);
+	m.device_error = 1;
+	o = (groth16_params_load_opts){ .checks = BLS_CHECK_CURVE, .decoder = &MOCK, .decoder_ctx = &m };
+	char want[200];
+	snprintf(want, sizeof(want), "%s: section h: point 0 at offset %zu: mock device: lost", path, off[1]);
+	EXPECT_FAIL(groth16_params_read_opts(&back, path, &o, &err), &err, CUZK_E_GPU, want);
+	CHECK(atomic_load(&m.begun) == atomic_load(&m.ended));
+	unsetenv("CUZK_THREADS");
+	free(buf);
+	free(file);
+	groth16_params_free(&s.copy);
+	groth16_params_free(&p);
+}
+
 int main(void)
 {
 	char path[256];
 	test_temp_file(path, sizeof(path), "params");
 	test_params(path);
 	test_decoded_run(path);
+	test_decoder(path);
 	test_writer_buffers(path);
 	test_writer_errors(path);
 	test_proofs(path);

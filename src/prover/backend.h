@@ -20,6 +20,7 @@
 #include "prover/types.h"
 
 typedef struct groth16_device groth16_device;   /* a GPU with its VRAM budget, or the CPU */
+struct groth16_point_decoder;                    /* formats/params_io.h */
 typedef struct groth16_upload groth16_upload;   /* params on their way to a device (upload_begin) */
 
 /* The query arrays of groth16_params in file order, as upload_part names them. */
@@ -82,6 +83,11 @@ struct groth16_backend {
 	int (*upload_part)(groth16_upload *u, enum groth16_query q, size_t begin, size_t end, cuzk_error *err);
 	int (*upload_end)(groth16_upload *u, cuzk_error *err);
 	void (*upload_abort)(groth16_upload *u);
+	/* The parameter file's query points decoded on a device instead of
+	 * the CPU (params_io.h's hook, whose ctx is a groth16_device of this
+	 * backend): the loads that fill a device (params_upload.h) pass it.
+	 * NULL: the CPU decodes them. */
+	const struct groth16_point_decoder *point_decoder;
 	/* Page-locks host memory that proofs will read, for every device of the
 	 * backend at once (DMA straight from it), read-only.  NULL: the backend
 	 * reads host memory directly. */

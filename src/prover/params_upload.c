@@ -3,6 +3,7 @@
 #include "prover/params_upload.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -242,6 +243,42 @@ void groth16_params_uploader_finish(groth16_params_uploader *u, const groth16_pa
 	free(u);
 }
 
+/* The backend's point decoder, counting the points it decoded, so that a
+ * load whose threads all fell back to the CPU says so. */
+struct counted_decoder {
+	const groth16_point_decoder *inner;
+	void *ctx;                   /* the device */
+	atomic_uint_fast64_t points;
+};
+
+static void *counted_begin(void *ctx, size_t bytes, uint8_t **ret_buf)
+{
+	struct counted_decoder *d = ctx;
+	return d->inner->begin(d->ctx, bytes, ret_buf);
+}
+
+static int counted_decode(void *ctx, void *thread, void *dst, const uint8_t *src, size_t n, int g2, unsigned checks,
+			  size_t *ret_bad, cuzk_error *err)
+{
+	struct counted_decoder *d = ctx;
+	int rc = d->inner->decode(d->ctx, thread, dst, src, n, g2, checks, ret_bad, err);
+	if (rc == 0)
+		atomic_fetch_add(&d->points, *ret_bad < n ? *ret_bad : n);
+	return rc;
+}
+
+static void counted_end(void *ctx, void *thread)
+{
+	struct counted_decoder *d = ctx;
+	d->inner->end(d->ctx, thread);
+}
+
+static int device_decode_wanted(void)
+{
+	const char *v = getenv("CUZK_GPU_DECODE");
+	return !(v && strcmp(v, "0") == 0);
+}
+
 int groth16_params_read_to_devices(groth16_params *ret, int fd, const char *name, const groth16_params_load_opts *o,
 				   const struct groth16_backend *be, groth16_device *const *devs, unsigned n,
 				   const groth16_params *key, struct groth16_upload_stats *st, cuzk_error *err)
@@ -254,12 +291,22 @@ int groth16_params_read_to_devices(groth16_params *ret, int fd, const char *name
 	groth16_params_load_opts lo = *o;
 	lo.decoded = up ? groth16_params_uploader_decoded : NULL;
 	lo.decoded_ctx = up;
+	/* The first device decodes (params_io.h keeps subgroup checks off it). */
+	const groth16_point_decoder *inner = n && device_decode_wanted() ? be->point_decoder : NULL;
+	struct counted_decoder cd = { .inner = inner, .ctx = n ? devs[0] : NULL };
+	atomic_init(&cd.points, 0);
+	groth16_point_decoder counted = { inner ? inner->block_points : 0, counted_begin, counted_decode, counted_end };
+	if (inner) {
+		lo.decoder = &counted;
+		lo.decoder_ctx = &cd;
+	}
 	double t0 = monotonic_ms();
 	r = groth16_params_read_fd_opts(ret, fd, name, &lo, err);
 	const double decode_ms = monotonic_ms() - t0;
 	if (up)
 		groth16_params_uploader_finish(up, r == 0 ? ret : NULL, &us);
 	us.decode_ms = decode_ms;
+	us.device_decoded = atomic_load(&cd.points);
 	if (st)
 		*st = us;
 	return r;

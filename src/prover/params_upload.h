@@ -16,7 +16,14 @@
  *
  * $CUZK_SRS_UPLOAD_OVERLAP=0 makes the copies start only when the decoding
  * has ended (the order before this module, with the same code), to compare
- * the two on one machine. */
+ * the two on one machine.
+ *
+ * groth16_params_read_to_devices also decodes the query points on the
+ * first device when its backend has a point_decoder (the GPU) and the
+ * checks are none or curve (params_io.h: subgroup checks and ic stay on
+ * the CPU, and so does every error message); a decoding thread that cannot
+ * set it up decodes on the CPU.  $CUZK_GPU_DECODE=0 leaves it out, to
+ * compare. */
 #ifndef CUZK_PROVER_PARAMS_UPLOAD_H
 #define CUZK_PROVER_PARAMS_UPLOAD_H
 
@@ -34,6 +41,7 @@ struct groth16_upload_stats {
 	unsigned resident;   /* those that hold the params resident now */
 	double tail_ms;      /* from finish (the load's end) until every device's copy had landed */
 	double decode_ms;    /* groth16_params_read_to_devices: the read alone, wall */
+	uint64_t device_decoded;   /* and of its points, those the device decoded (0: all on the CPU) */
 	int rc;              /* the first device's failure (its params not resident), 0 if none */
 	cuzk_error err;      /* its message, naming the device */
 };
@@ -55,11 +63,14 @@ void groth16_params_uploader_finish(groth16_params_uploader *u, const groth16_pa
 				    struct groth16_upload_stats *st);
 
 /* All of the above in one call: fd (named name in messages) read with o
- * (its decoded callback is the uploader's: leave it NULL), its points going
- * to n devices of be as they are decoded.  key as above.  Without devices
- * or without upload_begin it is the plain read.  *st (may be NULL) as
- * above; decode_ms is the read alone.  Returns the read's error (or the
- * uploader's start's); a device's failure is only in *st. */
+ * (its decoded callback is the uploader's, its decoder the first device's:
+ * leave them NULL), its points going to n devices of be as they are
+ * decoded.  key as above.  Without devices, or without upload_begin and
+ * point_decoder, it is the plain read.  *st (may be NULL) as above;
+ * decode_ms is the read alone, device_decoded what the first device
+ * decoded of it.  Returns the read's error (the plain read's, or a failure
+ * of the device decoding it, naming the section and the offset) or the
+ * uploader's start's; a device's upload failure is only in *st. */
 int groth16_params_read_to_devices(groth16_params *ret, int fd, const char *name, const groth16_params_load_opts *o,
 				   const struct groth16_backend *be, groth16_device *const *devs, unsigned n,
 				   const groth16_params *key, struct groth16_upload_stats *st, cuzk_error *err);

@@ -4,7 +4,11 @@
  * bytes the load returned, copied in order while the decoding still ran;
  * one whose budget is too small, or whose copy fails, is left to
  * load_params; a failed load reads nothing after it said so; with the
- * overlap turned off the copies wait for the load's end. */
+ * overlap turned off the copies wait for the load's end.  With a point
+ * decoder (a fake GPU decoder on the CPU), groth16_params_read_to_devices
+ * has the first device decode every query point, unless
+ * $CUZK_GPU_DECODE=0 or the device cannot set it up. */
+#include <fcntl.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +33,8 @@ struct groth16_device {
 	atomic_size_t copied[GROTH16_Q__COUNT];   /* points of each query so far */
 	unsigned parts, parts_before_load_end;
 	int bad;                  /* a part out of order, or one after the load said stop */
+	int refuse_decoder;       /* its point decoder cannot be set up */
+	atomic_size_t decoded;    /* points its point decoder decoded */
 };
 
 struct groth16_upload {
@@ -113,12 +119,43 @@ static void fake_abort(groth16_upload *u)
 	free(u);
 }
 
+/* A device's point decoder (params_io.h), decoding on the CPU. */
+static void *fake_decoder_begin(void *ctx, size_t bytes, uint8_t **ret_buf)
+{
+	groth16_device *dev = ctx;
+	return dev->refuse_decoder ? NULL : (*ret_buf = malloc(bytes));
+}
+
+static int fake_decoder_decode(void *ctx, void *thread, void *dst, const uint8_t *src, size_t n, int g2,
+			       unsigned checks, size_t *ret_bad, cuzk_error *err)
+{
+	groth16_device *dev = ctx;
+	(void)thread;
+	*ret_bad = SIZE_MAX;
+	for (size_t k = 0; k < n && *ret_bad == SIZE_MAX; k++)
+		if ((g2 ? g2_decode((g2_aff_t *)dst + k, src + k * 192, 192, checks, err)
+			: g1_decode((g1_aff_t *)dst + k, src + k * 96, 96, checks, err)) < 0)
+			*ret_bad = k;
+	atomic_fetch_add(&dev->decoded, *ret_bad < n ? *ret_bad : n);
+	return 0;
+}
+
+static void fake_decoder_end(void *ctx, void *thread)
+{
+	(void)ctx;
+	free(thread);
+}
+
+static const groth16_point_decoder fake_decoder = { 1024, fake_decoder_begin, fake_decoder_decode,
+						    fake_decoder_end };
+
 static const struct groth16_backend fake = {
 	.name = "fake",
 	.upload_begin = fake_begin,
 	.upload_part = fake_part,
 	.upload_end = fake_end,
 	.upload_abort = fake_abort,
+	.point_decoder = &fake_decoder,
 };
 
 static void reset_dev(groth16_device *d, int fits, int fail_at_part)
@@ -192,6 +229,42 @@ static void test_overlap(const groth16_params *p)
 	reset_dev(&d, 0, 0);
 }
 
+/* groth16_params_read_to_devices on the fake: the first device
+ * decodes every query point (and is resident, as the second is), the
+ * params are the CPU's; $CUZK_GPU_DECODE=0 and a device whose decoder
+ * cannot be set up leave it to the CPU, with the same params. */
+static void test_device_decode(const groth16_params *p, const char *path)
+{
+	groth16_device d1 = { 0 }, d2 = { 0 }, *devs[2] = { &d1, &d2 };
+	struct groth16_upload_stats st;
+	groth16_params q;
+	cuzk_error err;
+	const uint64_t queries = p->n_h + p->n_l + p->n_a + p->n_b_g1 + p->n_b_g2;
+	groth16_params_load_opts o = { .checks = BLS_CHECK_CURVE };
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	REQUIRE(fd >= 0);
+	for (int run = 0; run < 3; run++) {
+		reset_dev(&d1, 1, 0);
+		reset_dev(&d2, 1, 0);
+		if (run == 1)
+			setenv("CUZK_GPU_DECODE", "0", 1);
+		d1.refuse_decoder = run == 2;
+		REQUIRE(groth16_params_read_to_devices(&q, fd, path, &o, &fake, devs, 2, &q, &st, &err) == 0);
+		unsetenv("CUZK_GPU_DECODE");
+		CHECK(memcmp(q.storage, p->storage, p->storage_len) == 0);
+		CHECK(dev_holds(&d1, &q) && dev_holds(&d2, &q) && st.resident == 2);
+		const uint64_t want = run == 0 ? queries : 0;
+		CHECK_MSG(st.device_decoded == want && atomic_load(&d1.decoded) == want && atomic_load(&d2.decoded) == 0,
+			  "run %d: %llu points decoded on the device (%zu, %zu), %llu expected", run,
+			  (unsigned long long)st.device_decoded, atomic_load(&d1.decoded), atomic_load(&d2.decoded),
+			  (unsigned long long)want);
+		groth16_params_free(&q);
+	}
+	close(fd);
+	reset_dev(&d1, 0, 0);
+	reset_dev(&d2, 0, 0);
+}
+
 int main(void)
 {
 	gencircuit_spec spec = { .log_constraints = 12, .seed = 9, .shape = GENCIRCUIT_SHAPE_POREP,
@@ -208,6 +281,7 @@ int main(void)
 	REQUIRE(groth16_params_write(&p, path, &err) == 0);
 	setenv("CUZK_THREADS", "3", 1);
 	test_overlap(&p);
+	test_device_decode(&p, path);
 
 	/* Two devices that take the params, one too small for them. */
 	groth16_device d1 = { 0 }, d2 = { 0 }, d3 = { 0 }, *devs[3] = { &d1, &d2, &d3 };

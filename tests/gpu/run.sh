@@ -12,7 +12,9 @@
 # 2. the GPU MSM test, if the build has one, with each form of the field products;
 #    the GPU development setup's parameters == the CPU's
 #    (cuda/test_gpu_setup, 2^10..2^16, and `cuzk setup --backend gpu` ==
-#    `--backend cpu` for a PoRep-shaped 2^14);
+#    `--backend cpu` for a PoRep-shaped 2^14); the parameter file's points
+#    decoded on the GPU == the CPU's, and files loaded through that decoder
+#    == the CPU's loads, their errors included (cuda/test_gpu_decode);
 # 3. for 2^10 .. 2^MAX_LOG constraints (default 18), circuits from the
 #    generator: `cuzk prove --backend gpu --seed N` must write the bytes of
 #    `--backend cpu --seed N`, and the GPU proof must verify; the same bytes
@@ -83,6 +85,7 @@ for msm_test in "$B"/cuda/msm/test_gpu_msm "$B"/cuda/test_gpu_msm; do
 	done
 done
 step "GPU dev setup == CPU dev setup (2^10..2^16)" setup.log "$B/cuda/test_gpu_setup" 16
+step "GPU point decoder, and loads through it == CPU" decode.log "$B/cuda/test_gpu_decode"
 setup_cli() {
 	d=$OUT/work/setup
 	mkdir -p "$d"
