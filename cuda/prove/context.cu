@@ -382,6 +382,12 @@ size_t point_bytes(int array) { return array == CUZK_GPU_SRS_B_G2 ? G2_AFF_BYTES
 
 srs_layout layout_srs(const cuzk_gpu_srs *p)
 {
+	// h goes into its bit-reversed place over a domain of n_h + 1 points
+	// (permute_h): any other count would send the permutation's reads past
+	// the points, and no proof could use such an h anyway.
+	if (p->n_h & (p->n_h + 1))
+		gpu_fail(CUZK_E_MISMATCH, "SRS: h has %zu points, not 2^k - 1 (a domain of 2^k): no proof can use it",
+			 p->n_h);
 	srs_layout L;
 	const size_t n[5] = {p->n_h, p->n_l, p->n_a, p->n_b_g1, p->n_b_g2};
 	const void *host[5] = {p->h, p->l, p->a, p->b_g1, p->b_g2};
