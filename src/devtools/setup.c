@@ -9,6 +9,7 @@
 #include "common/first_fail.h"
 #include "common/parallel.h"
 #include "common/rand.h"
+#include "devtools/lagrange.h"
 #include "formats/params_io.h"
 #include "prover/fixed_base.h"
 #include "prover/fr_sample.h"
@@ -146,11 +147,7 @@ static int qap_rows(fr_t *ret_a, fr_t *ret_b, fr_t *ret_c, const groth16_row_sou
 		free(th);
 		return err_fail(err, CUZK_E_NOMEM, "setup: no memory for %zu Lagrange values", m);
 	}
-	/* L_k(τ) = 1/m · sum_j τ^j·ω^(-jk): the inverse NTT of τ's powers. */
-	for (size_t i = 0; i < m; i++)
-		lagrange[i] = FR_ONE;
-	ntt_scale_by_powers(lagrange, m, &FR_ONE, tau);
-	ntt_inverse(&d, lagrange);
+	lagrange_at(lagrange, &d, tau);
 	ntt_domain_free(&d);
 	if (ret_lagrange_ms)
 		*ret_lagrange_ms = monotonic_ms() - t0;
