@@ -44,6 +44,7 @@ struct groth16_params_uploader {
 	int have_arrays;
 	uint64_t done, total;        /* the decoded run, of total points (ic included) */
 	uint64_t signalled;          /* done at the last wake-up of the threads */
+	unsigned begun;              /* threads past their upload_begin (or without one) */
 	enum load_state state;
 	unsigned copying;            /* threads reading the host arrays now */
 	unsigned n;
@@ -105,7 +106,13 @@ static void *device_main(void *arg)
 	a = u->arrays;
 	const uint64_t total = u->total, step = step_for(total);
 	pthread_mutex_unlock(&u->mu);
-	if (!have || (j->rc = u->be->upload_begin(j->dev, u->key, &a, &up, &j->err)) < 0 || !up)
+	if (have)
+		j->rc = u->be->upload_begin(j->dev, u->key, &a, &up, &j->err);
+	pthread_mutex_lock(&u->mu);
+	u->begun++;
+	pthread_cond_broadcast(&u->cv);
+	pthread_mutex_unlock(&u->mu);
+	if (!have || j->rc < 0 || !up)
 		return NULL;   /* nothing to copy, or not resident here: load_params streams them */
 	for (;;) {
 		pthread_mutex_lock(&u->mu);
@@ -192,6 +199,13 @@ void groth16_params_uploader_decoded(void *ctx, const groth16_params *p, uint64_
 			u->total = points_of(p);
 			u->have_arrays = 1;
 			pthread_cond_broadcast(&u->cv);
+			/* The devices reserve their resident copies before the
+			 * decoding starts (this is its first call): a device's
+			 * point decoder takes its buffers from the same budget,
+			 * and a file that just fits must not be pushed out of
+			 * residency by them. */
+			while (u->begun < u->n)
+				pthread_cond_wait(&u->cv, &u->mu);
 		}
 		u->done = done;
 		/* A wake-up a step, not a block (2^14 points: ~26,000 at

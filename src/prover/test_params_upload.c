@@ -44,6 +44,9 @@ struct groth16_upload {
 };
 
 static atomic_int load_returned;   /* the test's load has returned */
+static atomic_uint upload_begins;  /* upload_begin calls of the load, every device */
+static unsigned load_devices;      /* devices given to the load */
+static atomic_int decoder_early;   /* a point decoder set up before every upload_begin had run */
 static atomic_int load_stopped;    /* the loader said "failed, stop reading" */
 
 static size_t count_of(const groth16_params *p, int q)
@@ -67,6 +70,7 @@ static int fake_begin(groth16_device *dev, const groth16_params *key, const grot
 		      groth16_upload **ret, cuzk_error *err)
 {
 	*ret = NULL;
+	atomic_fetch_add(&upload_begins, 1);
 	if (!dev->fits)
 		return 0;
 	groth16_upload *u = calloc(1, sizeof(*u));
@@ -123,6 +127,8 @@ static void fake_abort(groth16_upload *u)
 static void *fake_decoder_begin(void *ctx, size_t bytes, uint8_t **ret_buf)
 {
 	groth16_device *dev = ctx;
+	if (atomic_load(&upload_begins) < load_devices)
+		atomic_store(&decoder_early, 1);
 	return dev->refuse_decoder ? NULL : (*ret_buf = malloc(bytes));
 }
 
@@ -249,7 +255,14 @@ static void test_device_decode(const groth16_params *p, const char *path)
 		if (run == 1)
 			setenv("CUZK_GPU_DECODE", "0", 1);
 		d1.refuse_decoder = run == 2;
+		atomic_store(&upload_begins, 0);
+		atomic_store(&decoder_early, 0);
+		load_devices = 2;
 		REQUIRE(groth16_params_read_to_devices(&q, fd, path, &o, &fake, devs, 2, &q, &st, &err) == 0);
+		/* Both devices reserved their copies before the first decoder
+		 * took its buffers from a budget. */
+		CHECK_MSG(!atomic_load(&decoder_early), "run %d: a point decoder was set up before the uploads began", run);
+		load_devices = 0;
 		unsetenv("CUZK_GPU_DECODE");
 		CHECK(memcmp(q.storage, p->storage, p->storage_len) == 0);
 		CHECK(dev_holds(&d1, &q) && dev_holds(&d2, &q) && st.resident == 2);
