@@ -25,8 +25,11 @@ static void lagrange_range(void *arg, size_t begin, size_t end, unsigned thread)
 		c->out[i] = prod;
 		fr_mul(&w, &w, &c->d->omega);
 	}
+	/* scale / Π (τ - ω^i) over the run: the scale rides along with the
+	 * inverse, so each inv_den below is already scale / (τ - ω^i). */
 	fr_t inv;
-	fr_inv(&inv, &prod);   /* 1 / Π (τ - ω^i) over the run */
+	fr_inv(&inv, &prod);
+	fr_mul(&inv, &inv, &c->scale);
 	for (size_t i = end; i-- > begin;) {
 		fr_mul(&w, &w, &c->d->omega_inv);   /* ω^i */
 		fr_t inv_den = inv;
@@ -34,9 +37,7 @@ static void lagrange_range(void *arg, size_t begin, size_t end, unsigned thread)
 			fr_mul(&inv_den, &inv, &c->out[i - 1]);
 		fr_sub(&den, &c->tau, &w);
 		fr_mul(&inv, &inv, &den);
-		fr_t t;
-		fr_mul(&t, &c->scale, &w);
-		fr_mul(&c->out[i], &t, &inv_den);
+		fr_mul(&c->out[i], &w, &inv_den);
 	}
 }
 

@@ -7,7 +7,7 @@
  *
  *   L_i(τ) = (τ^m - 1)/m · ω^i/(τ - ω^i)
  *
- * is seven field products a point with one inversion per thread (Montgomery's
+ * is six field products a point with one inversion per thread (Montgomery's
  * batch trick over each thread's run).  When τ is itself in the domain
  * (τ^m = 1, L_i(τ) is 1 at τ = ω^i and 0 elsewhere) the formula divides by
  * zero: that case takes the inverse NTT, which is exact everywhere. */
