@@ -21,7 +21,9 @@ skip=" ${CUZK_SKIP:-} "
 pass=0 fail=0 skipped=0
 failed_steps=()
 
-log() { printf '\n=== %s ===\n' "$*"; }
+# Each heading says when its step began (seconds since the start), so that
+# a CI log shows where its time goes.
+log() { printf '\n=== %s (at %d s) ===\n' "$*" "$SECONDS"; }
 count_suite() {   # adds a build's automake test-suite.log counts
 	local f=$1/test-suite.log
 	[ -f "$f" ] || return 0
