@@ -104,6 +104,7 @@ struct window_levels {
 	unsigned count = 0;                 // levels
 	unsigned seg[MAX_LEVELS] = {};      // items per chunk: threads·k, a power of two
 	unsigned k[MAX_LEVELS] = {};        // items per thread
+	unsigned thr[MAX_LEVELS] = {};      // threads per chunk (a power of two)
 	uint32_t items[MAX_LEVELS] = {};    // items per window
 	uint32_t nseg[MAX_LEVELS] = {};     // chunks per window
 	size_t total_segs = 0;              // Σ rows·nseg over the levels
@@ -112,14 +113,28 @@ struct window_levels {
 	{
 		size_t n = buckets;
 		while (n && count < MAX_LEVELS) {
-			unsigned kk = n >= CHUNK_LARGE_ITEMS ? CHUNK_K_LARGE : CHUNK_K_SMALL;
-			if (n <= size_t(threads) * kk) {   // one chunk: as few items per thread as fit
-				kk = 1;
-				while (size_t(threads) * kk < n)
-					kk <<= 1;
+			unsigned kk = n >= CHUNK_LARGE_ITEMS ? CHUNK_K_LARGE : CHUNK_K_SMALL, tt = threads;
+			if (n <= size_t(threads) * kk) {
+				// one chunk, latency-bound: the shape of least depth,
+				// 2k additions a thread, log2 T for the scan and the
+				// tree each, log2 k doublings (3 items: 2 threads of 2,
+				// 7 additions deep instead of 256 threads' 26)
+				unsigned best = ~0u;
+				for (unsigned t2 = 1; t2 <= threads; t2 <<= 1) {
+					unsigned k2 = 1;
+					while (size_t(t2) * k2 < n)
+						k2 <<= 1;
+					const unsigned depth = 2 * k2 + 2 * (bitlen(t2) - 1) + (bitlen(k2) - 1);
+					if (depth < best) {
+						best = depth;
+						tt = t2;
+						kk = k2;
+					}
+				}
 			}
 			k[count] = kk;
-			seg[count] = threads * kk;
+			thr[count] = tt;
+			seg[count] = tt * kk;
 			items[count] = uint32_t(n);
 			nseg[count] = uint32_t((n + seg[count] - 1) / seg[count]);
 			total_segs += size_t(rows) * nseg[count];
@@ -599,9 +614,8 @@ __global__ void __launch_bounds__(chunk_threads<F>::value) window_chunk(const xy
 									 xyzz_t<F> *a_f, xyzz_t<F> *r_f)
 {
 	using A = typename reduce_arith<F>::type;
-	constexpr unsigned T = chunk_threads<F>::value;
-	__shared__ xyzz_t<A> sh[T];
-	const unsigned t = threadIdx.x;
+	__shared__ xyzz_t<A> sh[chunk_threads<F>::value];
+	const unsigned T = blockDim.x, t = threadIdx.x;   // a power of two, at most the array
 	const uint32_t c = blockIdx.x, w = blockIdx.y;
 	const xyzz_t<A> *x = as_arith<A>(in_f) + size_t(w) * stride;
 	const uint32_t base = c * T * k, lo = base + t * k;
@@ -1054,7 +1068,7 @@ void run(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobi
 		level_segs lv{wl.count, {}};
 		for (unsigned lvl = 0; lvl < wl.count; lvl++) {
 			const uint32_t nseg = wl.nseg[lvl];
-			window_chunk<F><<<dim3(nseg, windows), chunk_threads<F>::value, 0, s>>>(
+			window_chunk<F><<<dim3(nseg, windows), wl.thr[lvl], 0, s>>>(
 				in, stride, wl.items[lvl], wl.k[lvl], nseg, la, lr);
 			CUDA_LAUNCHED("msm window_chunk");
 			sum_rows<F>(la, windows, nseg, sums + size_t(lvl) * MAX_WINDOWS, red0, red1, s);
