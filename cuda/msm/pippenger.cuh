@@ -38,6 +38,7 @@
 
 #include "ec/xyzz.cuh"
 #include "ff/fp2.cuh"
+#include "msm/affine_acc.cuh"
 #include "msm/fp_impl.cuh"
 #include "msm/scalar.cuh"
 #include "util/check.cuh"
@@ -196,6 +197,41 @@ struct scalar_is {
 	}
 };
 
+// $CUZK_MSM_ACC=affine: G1's buckets accumulated by batch-affine rounds
+// (msm/affine_acc.cuh, accumulate_affine: slower, kept to measure and
+// improve) where the chunks are long enough, with their lists in the
+// scratch; unset or xyzz: XYZZ additions only.  G2 is always XYZZ.
+// strict: an unknown value is an error (the driver), else XYZZ (the sizes).
+template <class F> bool affine_from_env(bool strict)
+{
+	if constexpr (!std::is_same<F, fp_t>::value) {
+		return false;
+	} else {
+		const char *e = getenv("CUZK_MSM_ACC");
+		if (!e || !*e || !strcmp(e, "xyzz"))
+			return false;
+		if (!strcmp(e, "affine"))
+			return true;
+		if (strict)
+			gpu_fail(CUZK_E_INVAL, "CUZK_MSM_ACC=%s: expected xyzz or affine", e);
+		return false;
+	}
+}
+
+// $CUZK_MSM_AFFINE_MIN: the fewest pairs a batch-affine round takes (default
+// 128: below it the inversion costs more than the XYZZ additions it saves).
+inline size_t affine_min_batch()
+{
+	const char *e = getenv("CUZK_MSM_AFFINE_MIN");
+	if (!e || !*e)
+		return 128;
+	char *end = nullptr;
+	unsigned long v = strtoul(e, &end, 10);
+	if (*end || v == 0 || v > (1ul << 20))
+		gpu_fail(CUZK_E_INVAL, "CUZK_MSM_AFFINE_MIN=%s: expected 1..1048576", e);
+	return size_t(v);
+}
+
 // n_total: 0 for a whole MSM of n points, else the total of a batched MSM
 // whose batches have at most n points (run_buckets and run_ones then hold
 // its running sums between batches).
@@ -203,6 +239,7 @@ template <class F> struct scratch_layout {
 	size_t ones_idx, dense_idx, counts, cub_tmp, cub_bytes, keys[2], vals[2], buckets, heads[2], tails, ends, max_run,
 		partials, red[2], lvl_a, lvl_r, lvl_sums, wsums, ones_sum, result, run_buckets, run_ones, total;
 	size_t pairs, nbuckets, nparts, nred, nlvl;
+	size_t aff_entries, aff_pts, aff_keys;   // the batch-affine lists (none without them)
 
 	explicit scratch_layout(size_t n, size_t n_total = 0)
 	{
@@ -280,6 +317,9 @@ template <class F> struct scratch_layout {
 		wsums = take(P * (MAX_WINDOWS + 1));   // the ones' sum right after the windows'
 		ones_sum = wsums + P * MAX_WINDOWS;
 		result = take(sizeof(jacobian_t<F>) * (MAX_WINDOWS + 1));
+		aff_entries = affine_from_env<F>(false) ? affine::list_entries(pairs, CHUNKS_CAP) : 0;
+		aff_pts = take(sizeof(affine_t<F>) * aff_entries);
+		aff_keys = take(sizeof(uint32_t) * aff_entries);
 		total = off;
 	}
 };
@@ -472,6 +512,77 @@ __global__ void __launch_bounds__(BLOCK, acc_blocks<A>::value) accumulate(const 
 template <class F>
 using accumulate_fn = void (*)(const uint4 *, const uint32_t *, const uint32_t *, size_t, size_t, size_t, uint32_t,
 			       xyzz_t<F> *, xyzz_t<F> *, xyzz_t<F> *);
+
+// The same chunks summed by batch-affine rounds first (msm/affine_acc.cuh),
+// then the list those leave summed and written out as above.  G1 only, and
+// slower than the XYZZ kernel on the H200 (2026-12-02: 126 against 91 ms
+// of accumulation at 2^24, 483 against 360 at 2^26; Nsight Compute: 12.5%
+// occupancy, 1.65 TB/s, most stalls waiting on its list loads), so only
+// where asked for ($CUZK_MSM_ACC=affine).  Two blocks per SM: at three or
+// four it spills (1-1.8 KB) and was slower still (147, 180 ms at 2^24).
+constexpr int AFFINE_BLOCKS = 2;
+template <class F, class A>
+__global__ void __launch_bounds__(BLOCK, AFFINE_BLOCKS)
+	accumulate_affine(const uint4 *bases, const uint32_t *keys, const uint32_t *vals, size_t npairs, size_t per,
+			  size_t nchunks, uint32_t nbuckets, xyzz_t<F> *buckets_f, xyzz_t<F> *heads_f,
+			  xyzz_t<F> *tails_f, affine::lists_t lists, size_t min_batch)
+{
+	static_assert(sizeof(A) == sizeof(F), "the arithmetic type must keep the field's layout");
+	size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+	if (t >= nchunks)
+		return;
+	size_t lo = t * per, hi = lo + per < npairs ? lo + per : npairs;
+	if (lo >= hi || keys[lo] >= nbuckets)
+		return;   // nothing, or only sentinels (zero digits, sorted last)
+	size_t a = lo + 1, b = hi;   // the first sentinel in [lo, hi), or hi
+	while (a < b) {
+		size_t mid = a + (b - a) / 2;
+		if (keys[mid] < nbuckets)
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	size_t n = a - lo;
+	const F one_f = field_one<F>();
+	A one;
+	memcpy(&one, &one_f, sizeof one);
+	lists.t = t;
+	affine::chunk_lists<A> c{{reinterpret_cast<const affine::word16_t *>(bases), keys, vals, lo}, lists};
+	bool ascending = true;
+	const int list = affine::rounds(c, n, min_batch, one, ascending);
+	xyzz_t<A> *buckets = reinterpret_cast<xyzz_t<A> *>(buckets_f);
+	xyzz_t<A> *heads = reinterpret_cast<xyzz_t<A> *>(heads_f);
+	xyzz_t<A> *tails = reinterpret_cast<xyzz_t<A> *>(tails_f);
+	const uint32_t first = keys[lo];
+	const bool continued = lo > 0 && keys[lo - 1] == first;
+	uint32_t cur = first;
+	xyzz_t<A> acc;
+	set_inf(acc);
+	for (size_t i = 0; i < n; i++) {   // in ascending key order
+		const size_t e = ascending ? i : n - 1 - i;
+		const uint32_t key = c.key(list, e) & ~affine::SINGLE_KEY;
+		if (key != cur) {
+			if (cur == first && continued)
+				heads[t] = acc;
+			else
+				buckets[cur] = acc;
+			cur = key;
+			set_inf(acc);
+		}
+		add_affine(acc, c.point(list, e), false, one);
+	}
+	if (cur == first && continued)
+		heads[t] = acc;
+	else if (hi < npairs && keys[hi] == cur)
+		tails[t] = acc;
+	else
+		buckets[cur] = acc;
+}
+
+using accumulate_affine_fn = void (*)(const uint4 *, const uint32_t *, const uint32_t *, size_t, size_t, size_t,
+				      uint32_t, xyzz_t<fp_t> *, xyzz_t<fp_t> *, xyzz_t<fp_t> *, affine::lists_t, size_t);
+// Compiled in msm_g1_affine.cu, in the fused form of the field products.
+accumulate_affine_fn accumulate_affine_g1();
 
 // The accumulation of each curve in each form of its field (msm/fp_impl.cuh),
 // one translation unit each (msm_g*_fp_*.cu) so that they compile side by side.
@@ -957,6 +1068,18 @@ void run(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobi
 	size_t acc_threads = size_t(sms) * size_t(acc_per_sm > 0 ? acc_per_sm : 1) * BLOCK;
 	if (acc_threads > CHUNKS_CAP)
 		acc_threads = CHUNKS_CAP;
+	// The batch-affine kernel, where asked for and its lists were reserved.
+	accumulate_affine_fn affine_k = nullptr;
+	size_t aff_threads = 0, aff_min = 0;
+	if constexpr (std::is_same<F, fp_t>::value) {
+		if (affine_from_env<F>(true) && L.aff_entries) {
+			affine_k = accumulate_affine_g1();
+			int per_sm = 0;
+			CUDA_OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, affine_k, BLOCK, 0));
+			aff_threads = std::min(size_t(sms) * size_t(per_sm > 0 ? per_sm : 1) * BLOCK, CHUNKS_CAP);
+			aff_min = affine_min_batch();
+		}
+	}
 
 	phase_clock clock(prof, s);
 
@@ -1021,9 +1144,30 @@ void run(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobi
 		size_t nchunks = acc_threads;
 		size_t per = (npairs + nchunks - 1) / nchunks;
 		nchunks = (npairs + per - 1) / per;
-		accumulate_k<<<blocks_for(nchunks, BLOCK), BLOCK, 0, s>>>(bases, keys, vals, npairs, per, nchunks, nb,
-									   buckets, heads[0], tails);
-		CUDA_LAUNCHED("msm accumulate");
+		bool affine_now = false;
+		if (affine_k) {   // its own chunking: its occupancy may differ
+			size_t ach = aff_threads, aper = (npairs + ach - 1) / ach;
+			ach = (npairs + aper - 1) / aper;
+			const size_t c0 = affine::cap0(aper), c1 = affine::cap1(aper);
+			const size_t c2 = affine::cap2(aper);
+			if (aper >= 2 * aff_min && (c0 + c1 + c2) * ach <= L.aff_entries) {
+				affine_now = true;
+				nchunks = ach;
+				per = aper;
+				const affine::lists_t lists{static_cast<affine::word16_t *>(at(L.aff_pts)),
+							    static_cast<uint32_t *>(at(L.aff_keys)), 0, {c0, c1, c2}};
+				using G1 = xyzz_t<fp_t> *;   // affine_k is only set for G1
+				affine_k<<<blocks_for(nchunks, BLOCK), BLOCK, 0, s>>>(
+					bases, keys, vals, npairs, per, nchunks, nb, reinterpret_cast<G1>(buckets),
+					reinterpret_cast<G1>(heads[0]), reinterpret_cast<G1>(tails), lists, aff_min);
+				CUDA_LAUNCHED("msm accumulate_affine");
+			}
+		}
+		if (!affine_now) {
+			accumulate_k<<<blocks_for(nchunks, BLOCK), BLOCK, 0, s>>>(bases, keys, vals, npairs, per, nchunks,
+										   nb, buckets, heads[0], tails);
+			CUDA_LAUNCHED("msm accumulate");
+		}
 		uint32_t *ends = static_cast<uint32_t *>(at(L.ends)), *max_run = static_cast<uint32_t *>(at(L.max_run));
 		CUDA_OK(cudaMemsetAsync(max_run, 0, sizeof(uint32_t), s));
 		run_ends<<<blocks_for(nchunks, BLOCK), BLOCK, 0, s>>>(keys, npairs, per, nchunks, nb, ends, max_run);
