@@ -7,18 +7,24 @@
 //  1. Split by scalar: zeros are dropped, ones are summed by a plain reduction,
 //     the rest ("dense", m of them) go to Pippenger.  Real witnesses are mostly
 //     0/1, so this is where most of their cost disappears.
-//  2. Pippenger with signed c-bit digits, c chosen from m.  Scalars above
-//     (r-1)/2 are replaced by r - s with the point negated, so 254 bits and
-//     ceil(255/c) windows suffice.  Windows are done in groups of G (bounded
+//  2. Pippenger with signed digits, the window count chosen from m.  Scalars
+//     above (r-1)/2 are replaced by r - s with the point negated, so 254 bits
+//     and one bit of headroom, 255 in all, shared by the windows as evenly as
+//     they can (c or c - 1 bits each).  Windows are done in groups of G (bounded
 //     memory): each group's (bucket, point) pairs are made and radix sorted.
 //  3. Accumulation over the sorted pairs in equal chunks per thread (a thread
 //     flushes a bucket whenever the key changes), so every thread does the
 //     same number of mixed additions whatever the bucket sizes; buckets cut by
-//     a chunk border are finished by a short fix-up pass.  This is the load
+//     a chunk border are finished by a short fix-up pass (a scan first where
+//     some bucket spans more than a few chunks).  This is the load
 //     balance that "largest buckets first" buys, without sorting buckets by size.
 //  4. Every window's buckets are kept, so after the last group one wide launch
-//     forms Σ d·B_d per window by segmented running sums; windows are combined
-//     by doublings (Horner) in one thread; the result goes out as Jacobian.
+//     forms Σ d·B_d per window: in two dimensions (row and column sums, then
+//     two short weighted sums) for windows of up to 2^16 buckets, where the
+//     reduction is bound by its depth; by levels of segmented running sums
+//     above.  The host combines every window's partial sums by one Horner
+//     over their exponents (a device thread does where no host curve code
+//     is given); the result goes out as Jacobian.
 #ifndef CUZK_CUDA_MSM_PIPPENGER_CUH
 #define CUZK_CUDA_MSM_PIPPENGER_CUH
 
@@ -35,11 +41,13 @@
 #include <cstdlib>
 #include <cstring>
 #include <type_traits>
+#include <vector>
 
 #include "ec/xyzz.cuh"
 #include "ff/fp2.cuh"
 #include "msm/affine_acc.cuh"
 #include "msm/fp_impl.cuh"
+#include "msm/plan.cuh"
 #include "msm/scalar.cuh"
 #include "util/check.cuh"
 
@@ -48,12 +56,6 @@ namespace msm {
 
 // ---- tunables ----------------------------------------------------------------
 
-// Windows between C_MIN and C_MAX bits.  C_MAX bounds bucket memory
-// (2^(c-1) buckets per window); above 20 the cost model gains < 2% at 2^26.
-constexpr unsigned C_MIN = 4, C_MAX = 20;
-// (bucket, point) pairs sorted at once; windows are grouped to stay below it.
-// 2^28 pairs = 4 GiB of sort buffers (keys and values, double buffered).
-constexpr size_t PAIRS_CAP = size_t(1) << 28;
 // Upper bound on accumulation threads (chunks; sized at run time to one
 // resident wave): more than any current GPU keeps resident for this kernel.
 constexpr size_t CHUNKS_CAP = size_t(1) << 17;
@@ -62,25 +64,30 @@ constexpr size_t CHUNKS_CAP = size_t(1) << 17;
 constexpr unsigned MAX_LEVELS = 8;
 // Threads per block; the tree reductions keep one point per thread in shared memory.
 constexpr unsigned BLOCK = 128, RBLOCK = 64, RPER = 8;
-constexpr unsigned MAX_WINDOWS = (255 + C_MIN - 1) / C_MIN;
-static_assert(C_MAX <= 24 && C_MIN >= 2, "digits and keys are packed in 32 bits");
 
-// ---- plan --------------------------------------------------------------------
+// ---- plan (msm/plan.cuh) -------------------------------------------------------
 
-inline unsigned bitlen(size_t m)
+// $name as a number in [lo, hi]; dflt where it is unset or empty.
+inline unsigned long env_number(const char *name, unsigned long dflt, unsigned long lo, unsigned long hi)
 {
-	unsigned k = 0;
-	while (m) {
-		k++;
-		m >>= 1;
-	}
-	return k;
+	const char *e = getenv(name);
+	if (!e || !*e)
+		return dflt;
+	char *end = nullptr;
+	unsigned long v = strtoul(e, &end, 10);
+	if (*end || v < lo || v > hi)
+		gpu_fail(CUZK_E_INVAL, "%s=%s: expected %lu..%lu", name, e, lo, hi);
+	return v;
 }
 
-struct plan_t {
-	unsigned c = 0, windows = 0, group = 0;   // window bits, windows, windows per sort
-	size_t buckets = 0;                        // 2^(c-1) per window
-};
+// $CUZK_MSM_WINDOWS=N (benchmarks): N windows for every MSM whose widest
+// window then fits c_max bits; unset or 0, the cost model's choice.
+inline unsigned windows_from_env() { return unsigned(env_number("CUZK_MSM_WINDOWS", 0, 0, 255)); }
+
+inline plan_t plan_for(unsigned k, unsigned c_max = C_MAX, unsigned k_pairs = 0)
+{
+	return make_plan(k, c_max, k_pairs, windows_from_env());
+}
 
 // The window reduction computes V = Σ_j (j+1)·x_j over each window's items
 // x_j (first the buckets: bucket j holds digit j+1) in levels.  A level cuts
@@ -99,7 +106,11 @@ template <> struct chunk_threads<fp2_t> {
 	static constexpr unsigned value = 128;
 };
 constexpr unsigned CHUNK_K_LARGE = 16, CHUNK_K_SMALL = 4;
-constexpr size_t CHUNK_LARGE_ITEMS = size_t(1) << 16;   // per window, where k = 16 pays
+// k = 16 where the level is throughput-bound: 2^22 items over its rows
+// give 2^18 threads, a few resident waves.  Below, the level is bound by its
+// depth (2k additions a thread): at 2^20 points, 15 windows of 2^16 buckets
+// took 2.3 ms at k = 16, about what 8 windows of 2^15 did.
+constexpr size_t CHUNK_LARGE_ITEMS = size_t(1) << 22;   // in all the rows
 
 struct window_levels {
 	unsigned count = 0;                 // levels
@@ -114,7 +125,7 @@ struct window_levels {
 	{
 		size_t n = buckets;
 		while (n && count < MAX_LEVELS) {
-			unsigned kk = n >= CHUNK_LARGE_ITEMS ? CHUNK_K_LARGE : CHUNK_K_SMALL, tt = threads;
+			unsigned kk = size_t(rows) * n >= CHUNK_LARGE_ITEMS ? CHUNK_K_LARGE : CHUNK_K_SMALL, tt = threads;
 			if (n <= size_t(threads) * kk) {
 				// one chunk, latency-bound: the shape of least depth,
 				// 2k additions a thread, log2 T for the scan and the
@@ -142,48 +153,47 @@ struct window_levels {
 			n = nseg[count] - 1;
 			count++;
 		}
-		(void)rows;
 	}
 };
 
-// Everything depends only on bitlen(m), so the worst case over m <= n is a
-// maximum over at most 29 plans.  The cost model counts mixed additions in the
-// buckets (m per window) against bucket reduction (two full additions, ~1.5
-// mixed each, per bucket per window).
-inline plan_t make_plan(unsigned k, unsigned c_max = C_MAX, unsigned k_pairs = 0)
-{
-	if (!k_pairs)
-		k_pairs = k;
-	double m = k ? 0.75 * double(size_t(1) << k) : 0;
-	plan_t p;
-	double best = 0;
-	for (unsigned c = C_MIN; c <= c_max; c++) {
-		unsigned w = (255 + c - 1) / c;
-		double cost = w * (m + 3.0 * double(size_t(1) << (c - 1)));
-		if (!p.c || cost < best) {
-			best = cost;
-			p.c = c;
-		}
+// Windows of at most TWOD_ITEMS buckets are reduced in two dimensions
+// instead of by levels: bucket j = C·h + l of a window (C columns, R rows,
+// C <= R, both powers of two) has weight j + 1 = C·h + (l + 1), so
+// V = C·Σ_h h·Row_h + Σ_l (l + 1)·Col_l.  The row and column sums are plain
+// trees (window_rows_cols: a few additions a thread, then shuffles), and the
+// two weighted sums of <= 256 items one chunk each (window_chunk), side by
+// side: ~20 dependent additions instead of the levels' ~40 (2^16 points:
+// windows of 2^11-2^12 buckets, where the reduction is bound by its depth).
+constexpr size_t TWOD_ITEMS = size_t(1) << 16;
+// Where all the windows hold this many buckets the reduction is bound by its
+// additions, not its depth: 8 lanes a row or column (shuffles ~1/k of the
+// additions); below, 4 buckets a lane (depth ~7).
+constexpr size_t TWOD_WORK_ITEMS = size_t(1) << 18;
+struct twod_shape {
+	unsigned C = 0, R = 0;     // columns, rows
+	unsigned kr = 0, kc = 0;   // items a thread: of a row, of a column
+	unsigned lr = 0, lc = 0;   // threads (lanes of one warp) a row, a column
+	unsigned col0 = 0;         // first column thread (a whole warp after the rows')
+	unsigned threads = 0;      // threads a window
+	twod_shape(size_t n, unsigned windows)
+	{
+		const unsigned b = bitlen(n) - 1;   // n = 2^b
+		C = 1u << (b / 2);
+		R = 1u << (b - b / 2);
+		const bool work_bound = size_t(windows) * n >= TWOD_WORK_ITEMS;
+		auto lanes = [work_bound](unsigned len) {
+			unsigned l = work_bound ? 8 : len / 4;
+			l = l < 1 ? 1 : l > 32 ? 32 : l;
+			return l < len ? l : len;
+		};
+		lr = lanes(C);
+		lc = lanes(R);
+		kr = C / lr;
+		kc = R / lc;
+		col0 = (R * lr + 31) / 32 * 32;
+		threads = col0 + C * lc;
 	}
-	p.windows = (255 + p.c - 1) / p.c;
-	p.buckets = size_t(1) << (p.c - 1);
-	size_t g = k_pairs >= 28 ? 1 : PAIRS_CAP >> k_pairs;   // m < 2^k_pairs, so m·g <= PAIRS_CAP
-	p.group = unsigned(g < 1 ? 1 : g > p.windows ? p.windows : g);
-	return p;
-}
-
-// An MSM whose points come in batches (a streamed SRS: the points do not
-// fit the device at once) keeps its buckets from batch to batch and reduces
-// the windows once, after the last: one plan for the whole MSM, c from its
-// total size but at most C_BATCHED_MAX (two bucket arrays, the running one
-// and the batch's, of 15 windows x 2^16 XYZZ points: 189 MiB each for G1,
-// 377 for G2; c = 18 has the same 15 windows, 19 would take 1.4 GiB each
-// for G2), and the sort group from the batch's size.
-constexpr unsigned C_BATCHED_MAX = 17;
-inline plan_t make_batched_plan(size_t n_total, size_t n_batch)
-{
-	return make_plan(bitlen(n_total), C_BATCHED_MAX, bitlen(n_batch));
-}
+};
 
 // Selects scalars of one kind (cub::DeviceSelect::If predicate over indices).
 struct scalar_is {
@@ -220,30 +230,20 @@ template <class F> bool affine_from_env(bool strict)
 
 // $CUZK_MSM_AFFINE_MIN: the fewest pairs a batch-affine round takes (default
 // 128: below it the inversion costs more than the XYZZ additions it saves).
-inline size_t affine_min_batch()
-{
-	const char *e = getenv("CUZK_MSM_AFFINE_MIN");
-	if (!e || !*e)
-		return 128;
-	char *end = nullptr;
-	unsigned long v = strtoul(e, &end, 10);
-	if (*end || v == 0 || v > (1ul << 20))
-		gpu_fail(CUZK_E_INVAL, "CUZK_MSM_AFFINE_MIN=%s: expected 1..1048576", e);
-	return size_t(v);
-}
+inline size_t affine_min_batch() { return env_number("CUZK_MSM_AFFINE_MIN", 128, 1, size_t(1) << 20); }
 
 // n_total: 0 for a whole MSM of n points, else the total of a batched MSM
 // whose batches have at most n points (run_buckets and run_ones then hold
 // its running sums between batches).
 template <class F> struct scratch_layout {
 	size_t ones_idx, dense_idx, counts, cub_tmp, cub_bytes, keys[2], vals[2], buckets, heads[2], tails, ends, max_run,
-		partials, red[2], lvl_a, lvl_r, lvl_sums, wsums, ones_sum, result, run_buckets, run_ones, total;
-	size_t pairs, nbuckets, nparts, nred, nlvl;
+		partials, red[2], lvl_a, lvl_r, lvl_sums, wsums, ones_sum, result, run_buckets, run_ones, twod, total;
+	size_t pairs, nbuckets, nparts, nred, nlvl, ntwod;
 	size_t aff_entries, aff_pts, aff_keys;   // the batch-affine lists (none without them)
 
 	explicit scratch_layout(size_t n, size_t n_total = 0)
 	{
-		pairs = nbuckets = nparts = nred = nlvl = 0;
+		pairs = nbuckets = nparts = nred = nlvl = ntwod = 0;
 		size_t sel_bytes = 0, sort_bytes = 0;
 		// Every plan a call may make: a whole MSM's follows its dense count
 		// m <= n (k = bitlen(m)); a batched one's windows follow its total
@@ -254,7 +254,7 @@ template <class F> struct scratch_layout {
 		const unsigned kmax = bitlen(n_total ? n_total : n), kpmax = n_total ? bitlen(n) : 1;
 		for (unsigned k = 1; k <= kmax; k++)
 			for (unsigned kp = 1; kp <= std::min(kpmax, n_total ? k : 1u); kp++) {
-				plan_t p = n_total ? make_plan(k, C_BATCHED_MAX, kp) : make_plan(k);
+				plan_t p = n_total ? plan_for(k, C_BATCHED_MAX, kp) : plan_for(k);
 				size_t m = below(n_total ? kp : k);
 				size_t e = m * p.group;
 				size_t nb = p.windows * p.buckets;
@@ -263,6 +263,10 @@ template <class F> struct scratch_layout {
 				nbuckets = nb > nbuckets ? nb : nbuckets;
 				nlvl = wl.total_segs > nlvl ? wl.total_segs : nlvl;
 				nparts = wl.total_segs > nparts ? wl.total_segs : nparts;
+				if (p.buckets <= TWOD_ITEMS) {   // rows, columns, the weighted sums' unused R
+					const twod_shape sh(p.buckets, p.windows);
+					ntwod = std::max(ntwod, size_t(p.windows) * (sh.R + sh.C + 2));
+				}
 			}
 		if (nparts < CHUNKS_CAP)
 			nparts = CHUNKS_CAP;   // partials also hold the ones' per-thread sums
@@ -288,7 +292,7 @@ template <class F> struct scratch_layout {
 		if (n_total) {
 			size_t run_nb = 0;
 			for (unsigned k = 1; k <= bitlen(n_total); k++) {
-				plan_t p = make_plan(k, C_BATCHED_MAX);
+				plan_t p = plan_for(k, C_BATCHED_MAX);
 				run_nb = std::max(run_nb, size_t(p.windows) * p.buckets);
 			}
 			run_ones = take(P);
@@ -316,7 +320,8 @@ template <class F> struct scratch_layout {
 		lvl_sums = take(P * MAX_LEVELS * MAX_WINDOWS);
 		wsums = take(P * (MAX_WINDOWS + 1));   // the ones' sum right after the windows'
 		ones_sum = wsums + P * MAX_WINDOWS;
-		result = take(sizeof(jacobian_t<F>) * (MAX_WINDOWS + 1));
+		result = take(sizeof(jacobian_t<F>) * (MAX_LEVELS * MAX_WINDOWS + 1));
+		twod = take(P * ntwod);
 		aff_entries = affine_from_env<F>(false) ? affine::list_entries(pairs, CHUNKS_CAP) : 0;
 		aff_pts = take(sizeof(affine_t<F>) * aff_entries);
 		aff_keys = take(sizeof(uint32_t) * aff_entries);
@@ -407,9 +412,9 @@ __global__ void __launch_bounds__(BLOCK) sum_listed(const uint4 *bases, const ui
 // Signed digits of dense scalar k for windows [w0, w0 + g) as (key, value)
 // pairs at entry (w - w0)·m + k.  key = (w - w0)·2^(c-1) + |d| - 1, or the
 // sentinel g·2^(c-1) (sorted last, skipped) for a zero digit; value = point
-// index·2 + sign.
+// index·2 + sign.  Window w has window_width(c, wide, w) bits.
 static __global__ void __launch_bounds__(BLOCK) make_pairs(const uint64_t *scalars, bool mont, const uint32_t *dense,
-						    size_t m, unsigned c, unsigned w0, unsigned g,
+						    size_t m, unsigned c, unsigned wide, unsigned w0, unsigned g,
 						    uint32_t *keys, uint32_t *vals)
 {
 	size_t k = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -419,24 +424,16 @@ static __global__ void __launch_bounds__(BLOCK) make_pairs(const uint64_t *scala
 	uint64_t s[4];
 	msm_scalar::load(s, scalars, i, mont);
 	uint32_t neg = msm_scalar::fold(s) ? 1 : 0;
-	const uint32_t half = 1u << (c - 1), sentinel = g << (c - 1);
+	const uint32_t sentinel = g << (c - 1);
 	uint32_t carry = 0;
-	for (unsigned w = 0; w < w0 + g; w++) {
-		uint32_t v = msm_scalar::bits(s, w * c, c) + carry;
-		uint32_t mag, sign;
-		if (v > half) {
-			mag = (1u << c) - v;   // digit v - 2^c < 0
-			sign = 1;
-			carry = 1;
-		} else {
-			mag = v;
-			sign = 0;
-			carry = 0;
-		}
+	for (unsigned w = 0, off = 0; w < w0 + g; w++) {
+		const unsigned cw = window_width(c, wide, w);
+		const msm_scalar::digit_t d = msm_scalar::signed_digit(s, off, cw, carry);
+		off += cw;
 		if (w >= w0) {
 			size_t e = size_t(w - w0) * m + k;
-			keys[e] = mag ? ((w - w0) << (c - 1)) + mag - 1 : sentinel;
-			vals[e] = (i << 1) | (sign ^ neg);
+			keys[e] = d.mag ? ((w - w0) << (c - 1)) + d.mag - 1 : sentinel;
+			vals[e] = (i << 1) | (uint32_t(d.neg) ^ neg);
 		}
 	}
 }
@@ -633,18 +630,25 @@ __device__ __forceinline__ bool chunk_continues(const uint32_t *keys, size_t npa
 	return j > 0 && lo < npairs && keys[lo] < nbuckets && keys[lo - 1] == keys[lo];
 }
 
+// Runs of at most this many chunks after their owner are summed by the
+// owner itself (fixup): one addition per continued chunk, where the scan
+// costs one per continued chunk per step (random scalars at 2^16: runs of
+// 2-3 chunks of ~20 pairs, nearly every chunk continued).
+constexpr uint32_t DIRECT_RUN = 4;
+
 // A bucket may span many chunks (equal or structured scalars put most pairs
-// of a window in one bucket), so its heads are summed by a segmented
-// inclusive scan over the chunks (Hillis-Steele, log2 steps), not by one
-// thread in sequence.  Step d: out[j] = in[j] + in[j - d] when chunk j - d
-// continues the same bucket; only continuing chunks take part.
+// of a window in one bucket), so where some run is longer than DIRECT_RUN
+// the heads are summed by a segmented inclusive scan over the chunks
+// (Hillis-Steele, log2 steps), not by one thread in sequence.  Step d:
+// out[j] = in[j] + in[j - d] when chunk j - d continues the same bucket;
+// only continuing chunks take part.
 template <class F>
 __global__ void __launch_bounds__(BLOCK) heads_scan(const uint32_t *keys, size_t npairs, size_t per, size_t nchunks,
 						    uint32_t nbuckets, const xyzz_t<F> *in_f, xyzz_t<F> *out_f,
 						    size_t d, const uint32_t *max_run)
 {
-	if (d >= *max_run)
-		return;   // no bucket spans more than d chunks: the scan is complete (out == in)
+	if (d >= *max_run || *max_run <= DIRECT_RUN)
+		return;   // the scan is complete (out == in) or not needed
 	using A = typename reduce_arith<F>::type;
 	const xyzz_t<A> *in = as_arith<A>(in_f);
 	xyzz_t<A> *out = as_arith<A>(out_f);
@@ -689,9 +693,10 @@ static __global__ void __launch_bounds__(BLOCK) run_ends(const uint32_t *keys, s
 }
 
 // Finishes each bucket that starts in chunk t and runs on: its tail plus the
-// scanned heads of the last chunk it reaches.  The scan wrote heads1, then
-// heads0, ... for as many steps as did work (d = 1, 2, 4, ... below
-// *max_run), so the parity of that count says where it ended.
+// heads of the chunks it reaches (no run longer than DIRECT_RUN), or plus
+// the scanned heads of the last one.  The scan wrote heads1, then heads0,
+// ... for as many steps as did work (d = 1, 2, 4, ... below *max_run), so
+// the parity of that count says where it ended.
 template <class F>
 __global__ void __launch_bounds__(BLOCK) fixup(const uint32_t *keys, size_t per, size_t nchunks,
 					       xyzz_t<F> *buckets_f, const xyzz_t<F> *heads0_f,
@@ -702,13 +707,19 @@ __global__ void __launch_bounds__(BLOCK) fixup(const uint32_t *keys, size_t per,
 	size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
 	if (t >= nchunks || !ends[t])
 		return;
-	unsigned steps = 0;
-	for (size_t d = 1; d < *max_run; d <<= 1)
-		steps++;
-	const xyzz_t<F> *scanned_f = steps & 1 ? heads1_f : heads0_f;
+	const uint32_t longest = *max_run;
 	size_t hi = (t + 1) * per;
 	xyzz_t<A> acc = as_arith<A>(tails_f)[t];
-	add(acc, as_arith<A>(scanned_f)[ends[t]]);
+	if (longest <= DIRECT_RUN) {
+		for (size_t j = t + 1; j <= ends[t]; j++)
+			add(acc, as_arith<A>(heads0_f)[j]);
+	} else {
+		unsigned steps = 0;
+		for (size_t d = 1; d < longest; d <<= 1)
+			steps++;
+		const xyzz_t<F> *scanned_f = steps & 1 ? heads1_f : heads0_f;
+		add(acc, as_arith<A>(scanned_f)[ends[t]]);
+	}
 	as_arith<A>(buckets_f)[keys[hi - 1]] = acc;
 }
 
@@ -719,16 +730,29 @@ __global__ void __launch_bounds__(BLOCK) fixup(const uint32_t *keys, size_t per,
 // Thread t's items give a_t (weights 1..k) and r_t; the chunk's A is
 // Σ a_t + k·Σ_t t·r_t = Σ (a_t + k·S_t) with S_t = Σ_{t' >= t} r_t' for t >= 1:
 // one suffix scan, k·S_t by doublings, one tree.
+// Up to two such problems side by side (the two-dimensional reduction's
+// weighted sums), blockIdx.z picking one, same k and block shape.
+template <class F> struct chunk_job {
+	const xyzz_t<F> *in;
+	size_t stride;
+	uint32_t count;
+	xyzz_t<F> *a, *r;
+};
+template <class F> struct chunk_jobs {
+	chunk_job<F> job[2];
+};
+
 template <class F>
-__global__ void __launch_bounds__(chunk_threads<F>::value) window_chunk(const xyzz_t<F> *in_f, size_t stride,
-									 uint32_t count, uint32_t k, uint32_t nseg,
-									 xyzz_t<F> *a_f, xyzz_t<F> *r_f)
+__global__ void __launch_bounds__(chunk_threads<F>::value) window_chunk(chunk_jobs<F> jobs, uint32_t k, uint32_t nseg)
 {
 	using A = typename reduce_arith<F>::type;
 	__shared__ xyzz_t<A> sh[chunk_threads<F>::value];
 	const unsigned T = blockDim.x, t = threadIdx.x;   // a power of two, at most the array
 	const uint32_t c = blockIdx.x, w = blockIdx.y;
-	const xyzz_t<A> *x = as_arith<A>(in_f) + size_t(w) * stride;
+	const chunk_job<F> &job = jobs.job[blockIdx.z];
+	const uint32_t count = job.count;
+	xyzz_t<F> *const a_f = job.a, *const r_f = job.r;
+	const xyzz_t<A> *x = as_arith<A>(job.in) + size_t(w) * job.stride;
 	const uint32_t base = c * T * k, lo = base + t * k;
 	const uint32_t hi = lo + k < count ? lo + k : count;
 	xyzz_t<A> run, acc;
@@ -777,6 +801,57 @@ __global__ void __launch_bounds__(chunk_threads<F>::value) window_chunk(const xy
 	}
 	if (t == 0)
 		as_arith<A>(a_f)[out] = sh[0];
+}
+
+template <class A> __device__ __forceinline__ void shfl_xor_point(xyzz_t<A> &p, unsigned lanes)
+{
+	static_assert(sizeof(xyzz_t<A>) % 4 == 0, "points are whole 32-bit words");
+	uint32_t *w = reinterpret_cast<uint32_t *>(&p);
+	xyzz_t<A> q;
+	uint32_t *v = reinterpret_cast<uint32_t *>(&q);
+#pragma unroll
+	for (unsigned i = 0; i < sizeof(xyzz_t<A>) / 4; i++)
+		v[i] = __shfl_xor_sync(0xffffffffu, w[i], lanes);
+	add(p, q);
+}
+
+// Block row (x, w): threads [x·blockDim, ...) of window w's twod_shape: the
+// first R·lr sum rows (lr lanes a row, kr consecutive buckets each), those
+// from col0 sum columns (lc lanes a column, kc buckets each, C apart).
+// rows[w·R + h] = Row_h, cols[w·C + l] = Col_l.
+template <class F>
+__global__ void __launch_bounds__(BLOCK) window_rows_cols(const xyzz_t<F> *in_f, size_t stride, twod_shape sh,
+							  xyzz_t<F> *rows_f, xyzz_t<F> *cols_f)
+{
+	using A = typename reduce_arith<F>::type;
+	const unsigned g = blockIdx.x * blockDim.x + threadIdx.x, w = blockIdx.y;
+	const xyzz_t<A> *x = as_arith<A>(in_f) + size_t(w) * stride;
+	xyzz_t<A> acc;
+	set_inf(acc);
+	unsigned lanes = 0, out = 0;
+	xyzz_t<A> *dst = nullptr;
+	if (g < sh.R * sh.lr) {
+		const unsigned h = g / sh.lr, q = g % sh.lr;
+		for (unsigned i = 0; i < sh.kr; i++)
+			add(acc, x[size_t(h) * sh.C + q * sh.kr + i]);
+		lanes = sh.lr;
+		out = w * sh.R + h;
+		dst = as_arith<A>(rows_f);
+	} else if (g >= sh.col0 && g < sh.threads) {
+		const unsigned l = (g - sh.col0) / sh.lc, q = (g - sh.col0) % sh.lc;
+		for (unsigned i = 0; i < sh.kc; i++)
+			add(acc, x[size_t(q * sh.kc + i) * sh.C + l]);
+		lanes = sh.lc;
+		out = w * sh.C + l;
+		dst = as_arith<A>(cols_f);
+	}
+	// a warp holds rows' lanes or columns' (col0 is warp-aligned), or
+	// neither; every lane takes part in the shuffles
+	const unsigned warp_lanes = __shfl_sync(0xffffffffu, lanes, 0) | __shfl_sync(0xffffffffu, lanes, 31);
+	for (unsigned d = 1; d < warp_lanes; d <<= 1)
+		shfl_xor_point(acc, d);
+	if (dst && g % lanes == 0)
+		dst[out] = acc;
 }
 
 // Window w's value from the per-level sums: v = ΣA_L + seg_L·v, from the
@@ -835,26 +910,35 @@ __global__ void __launch_bounds__(RBLOCK) reduce_rows(const xyzz_t<F> *in_f, siz
 		out[row * nout + blk] = sh[0];
 }
 
-// The window sums and the ones' sum as Jacobian points, for the host.
+// Every level's window sums (sums[L·MAX_WINDOWS + w], L < levels, w < windows)
+// then the ones' sum, as Jacobian points in a row, for the host.
 template <class F>
-__global__ void __launch_bounds__(32) to_jacobian_all(const xyzz_t<F> *in, unsigned count, jacobian_t<F> *out)
+__global__ void __launch_bounds__(32) levels_to_jacobian(const xyzz_t<F> *sums, unsigned levels, unsigned windows,
+							 const xyzz_t<F> *ones, jacobian_t<F> *out)
 {
+	// in the reductions' form of the field (plain fp_t products took
+	// 30 us for one warp's four)
+	using A = typename reduce_arith<F>::type;
+	static_assert(sizeof(jacobian_t<A>) == sizeof(jacobian_t<F>), "the arithmetic type must keep the field's layout");
 	unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
-	if (t < count)
-		out[t] = to_jacobian(in[t]);
+	jacobian_t<A> *o = reinterpret_cast<jacobian_t<A> *>(out);
+	if (t < levels * windows)
+		o[t] = to_jacobian(as_arith<A>(sums)[size_t(t / windows) * MAX_WINDOWS + t % windows]);
+	else if (t == levels * windows)
+		o[t] = to_jacobian(*as_arith<A>(ones));
 }
 
-// Σ_w 2^(c·w)·S_w by Horner, plus the ones, as Jacobian (one thread: for
+// Σ_w 2^(o_w)·S_w by Horner (o_w: the bits of the windows below w), plus the ones, as Jacobian (one thread: for
 // callers without host curve code).
 template <class F>
-__global__ void __launch_bounds__(1) finish(const xyzz_t<F> *wsums, unsigned windows, unsigned c, const xyzz_t<F> *ones,
-		       jacobian_t<F> *out)
+__global__ void __launch_bounds__(1) finish(const xyzz_t<F> *wsums, unsigned windows, unsigned c, unsigned wide,
+					    const xyzz_t<F> *ones, jacobian_t<F> *out)
 {
 	xyzz_t<F> acc;
 	set_inf(acc);
 	for (unsigned w = windows; w-- > 0;) {
 		if (!is_inf(acc))
-			for (unsigned b = 0; b < c; b++)
+			for (unsigned b = 0; b < window_width(c, wide, w); b++)
 				acc = dbl(acc);
 		add(acc, wsums[w]);
 	}
@@ -869,7 +953,7 @@ __global__ void __launch_bounds__(1) finish(const xyzz_t<F> *wsums, unsigned win
 enum phase { PH_SPLIT, PH_ONES, PH_PAIRS, PH_SORT, PH_ACCUMULATE, PH_WINDOWS, PH_FINISH, PH_COUNT };
 struct profile_t {
 	double ms[PH_COUNT] = {};
-	unsigned c = 0, windows = 0, group = 0;
+	unsigned c = 0, windows = 0, group = 0, wide = 0;
 	size_t ones = 0, dense = 0;
 };
 
@@ -878,7 +962,8 @@ struct profile_t {
 inline void print_profile(const profile_t &p, size_t n, const char *curve)
 {
 	static const char *names[PH_COUNT] = {"split", "ones", "pairs", "sort", "accumulate", "windows", "finish"};
-	fprintf(stderr, "msm %s n=%zu c=%u windows=%u ones=%zu dense=%zu:", curve, n, p.c, p.windows, p.ones, p.dense);
+	fprintf(stderr, "msm %s n=%zu c=%u windows=%u (%u of c bits) ones=%zu dense=%zu:", curve, n, p.c, p.windows,
+		p.wide, p.ones, p.dense);
 	for (int i = 0; i < PH_COUNT; i++)
 		fprintf(stderr, " %s %.3f", names[i], p.ms[i]);
 	fprintf(stderr, " ms\n");
@@ -979,26 +1064,45 @@ template <class F> struct host_curve {
 	bool usable() const { return acc && dbl; }
 };
 
-// Σ_w 2^(c·w)·S_w + ones on the host, from Jacobian window sums in host layout
-// (jac[windows] is the ones' sum).
+// The MSM on the host from its per-level window sums (levels_to_jacobian's
+// row, host layout): window w's value is Σ_L 2^(e_L)·A_{L,w} (e_L: the
+// log2 seg of the levels below L, window_levels), so the result is
+// Σ_{L,w} 2^(o_w + e_L)·A_{L,w} + ones (o_w: the bits of the windows below
+// w), one Horner over every term by descending exponent.  The doublings
+// are those of the top window's terms, as with one sum a window; the
+// levels cost an addition each instead of window_combine's dependent
+// doublings on the device.
 template <class F>
-void host_horner(const host_curve<F> &hc, const jacobian_t<F> *jac, unsigned windows, unsigned c, jacobian_t<F> *out)
+void host_horner(const host_curve<F> &hc, const jacobian_t<F> *jac, unsigned levels, const unsigned *e,
+		 unsigned windows, unsigned c, unsigned wide, jacobian_t<F> *out)
 {
 	static_assert(sizeof(jacobian_t<F>) % sizeof(uint64_t) == 0, "Jacobian points are whole u64 words");
+	struct term {
+		unsigned exp, idx;
+	};
+	term terms[MAX_LEVELS * MAX_WINDOWS];
+	unsigned nt = 0;
+	for (unsigned w = 0, o = 0; w < windows; o += window_width(c, wide, w), w++)
+		for (unsigned L = 0; L < levels; L++)
+			if (!is_zero(jac[L * windows + w].Z))
+				terms[nt++] = {o + e[L], L * windows + w};
+	std::sort(terms, terms + nt, [](const term &a, const term &b) { return a.exp > b.exp; });
 	jacobian_t<F> acc{};   // infinity: Z = 0
 	uint64_t *a = reinterpret_cast<uint64_t *>(&acc);
-	bool empty = true;
-	for (unsigned w = windows; w-- > 0;) {
-		if (!empty)
-			for (unsigned b = 0; b < c; b++)
+	unsigned at_exp = 0;   // acc is Σ terms·2^(exp - at_exp)
+	for (unsigned i = 0; i < nt; i++) {
+		if (i)
+			for (unsigned b = terms[i].exp; b < at_exp; b++)
 				hc.dbl(a);
-		if (!is_zero(jac[w].Z)) {
-			hc.acc(a, reinterpret_cast<const uint64_t *>(&jac[w]));
-			empty = false;
-		}
+		at_exp = terms[i].exp;
+		hc.acc(a, reinterpret_cast<const uint64_t *>(&jac[terms[i].idx]));
 	}
-	if (!is_zero(jac[windows].Z))
-		hc.acc(a, reinterpret_cast<const uint64_t *>(&jac[windows]));
+	if (nt)
+		for (unsigned b = 0; b < at_exp; b++)
+			hc.dbl(a);
+	const jacobian_t<F> &ones = jac[levels * windows];
+	if (!is_zero(ones.Z))
+		hc.acc(a, reinterpret_cast<const uint64_t *>(&ones));
 	*out = acc;
 }
 
@@ -1049,7 +1153,7 @@ void run(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobi
 	P *ones_sum = static_cast<P *>(at(L.ones_sum));
 	jacobian_t<F> *d_result = static_cast<jacobian_t<F> *>(at(L.result));
 	// A batched MSM's plan is the whole MSM's, fixed before any split.
-	const plan_t batch_plan = batch ? make_batched_plan(batch->n_total, n) : plan_t{};
+	const plan_t batch_plan = batch ? make_batched_plan(batch->n_total, n, windows_from_env()) : plan_t{};
 	P *run_buckets = batch ? static_cast<P *>(at(L.run_buckets)) : nullptr;
 	P *run_ones = batch ? static_cast<P *>(at(L.run_ones)) : nullptr;
 	if (batch && batch->first) {
@@ -1118,7 +1222,7 @@ void run(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobi
 	}
 
 	// 3. Pippenger on the rest
-	plan_t pl = batch ? batch_plan : make_plan(bitlen(m));
+	plan_t pl = batch ? batch_plan : plan_for(bitlen(m));
 	// A batched MSM reduces all its windows at the end, whatever this batch had.
 	unsigned windows = batch || m ? pl.windows : 0;
 	for (unsigned w0 = 0; m && w0 < windows; w0 += pl.group) {
@@ -1127,7 +1231,8 @@ void run(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobi
 		const uint32_t nb = uint32_t(g * pl.buckets);
 		uint32_t *k0 = static_cast<uint32_t *>(at(L.keys[0])), *k1 = static_cast<uint32_t *>(at(L.keys[1]));
 		uint32_t *v0 = static_cast<uint32_t *>(at(L.vals[0])), *v1 = static_cast<uint32_t *>(at(L.vals[1]));
-		make_pairs<<<blocks_for(m, BLOCK), BLOCK, 0, s>>>(scalars, mont, dense_idx, m, pl.c, w0, g, k0, v0);
+		make_pairs<<<blocks_for(m, BLOCK), BLOCK, 0, s>>>(scalars, mont, dense_idx, m, pl.c, pl.wide, w0, g,
+								   k0, v0);
 		CUDA_LAUNCHED("msm make_pairs");
 		clock.mark(PH_PAIRS);
 		cub::DoubleBuffer<uint32_t> kb(k0, k1), vb(v0, v1);
@@ -1202,6 +1307,8 @@ void run(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobi
 		}
 	}
 	const P *ones_src = batch ? run_ones : ones_sum;
+	const host_curve<F> hc(ops);
+	level_segs lv{0, {}};
 	// All windows' buckets are kept, so their reduction is one wide launch.
 	if (windows) {
 		const window_levels wl(windows, pl.buckets, chunk_threads<F>::value);
@@ -1209,11 +1316,28 @@ void run(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobi
 		P *sums = static_cast<P *>(at(L.lvl_sums));
 		const P *in = batch ? run_buckets : static_cast<const P *>(at(L.buckets));
 		size_t stride = pl.buckets;
-		level_segs lv{wl.count, {}};
-		for (unsigned lvl = 0; lvl < wl.count; lvl++) {
+		lv.count = wl.count;
+		if (pl.buckets <= TWOD_ITEMS) {
+			const twod_shape sh(pl.buckets, windows);
+			P *rows = static_cast<P *>(at(L.twod)), *cols = rows + size_t(windows) * sh.R;
+			P *unused_r = cols + size_t(windows) * sh.C;
+			window_rows_cols<F><<<dim3(blocks_for(sh.threads, BLOCK), windows), BLOCK, 0, s>>>(in, stride, sh, rows,
+													cols);
+			CUDA_LAUNCHED("msm window_rows_cols");
+			// Σ (l + 1)·Col_l as level 0, Σ h·Row_h as level 1 (times C)
+			// (R - 1 >= C items: one shape for both)
+			const window_levels wr(windows, sh.R - 1 > sh.C ? sh.R - 1 : sh.C, chunk_threads<F>::value);
+			const chunk_jobs<F> jobs{{{cols, sh.C, sh.C, sums, unused_r},
+						  {rows + 1, sh.R, sh.R - 1, sums + MAX_WINDOWS, unused_r + windows}}};
+			window_chunk<F><<<dim3(1, windows, 2), wr.thr[0], 0, s>>>(jobs, wr.k[0], 1);
+			CUDA_LAUNCHED("msm window_chunk");
+			lv.count = 2;
+			lv.log_seg[0] = bitlen(sh.C) - 1;
+		}
+		for (unsigned lvl = 0; pl.buckets > TWOD_ITEMS && lvl < wl.count; lvl++) {
 			const uint32_t nseg = wl.nseg[lvl];
-			window_chunk<F><<<dim3(nseg, windows), wl.thr[lvl], 0, s>>>(
-				in, stride, wl.items[lvl], wl.k[lvl], nseg, la, lr);
+			const chunk_jobs<F> jobs{{{in, stride, wl.items[lvl], la, lr}, {}}};
+			window_chunk<F><<<dim3(nseg, windows), wl.thr[lvl], 0, s>>>(jobs, wl.k[lvl], nseg);
 			CUDA_LAUNCHED("msm window_chunk");
 			sum_rows<F>(la, windows, nseg, sums + size_t(lvl) * MAX_WINDOWS, red0, red1, s);
 			lv.log_seg[lvl] = bitlen(wl.seg[lvl]) - 1;
@@ -1222,28 +1346,32 @@ void run(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobi
 			la += size_t(windows) * nseg;
 			lr += size_t(windows) * nseg;
 		}
-		window_combine<F><<<blocks_for(windows, 32), 32, 0, s>>>(sums, windows, lv, wsums);
-		CUDA_LAUNCHED("msm window_combine");
+		if (!hc.usable()) {
+			window_combine<F><<<blocks_for(windows, 32), 32, 0, s>>>(sums, windows, lv, wsums);
+			CUDA_LAUNCHED("msm window_combine");
+		}
 		clock.mark(PH_WINDOWS);
 	}
-	const host_curve<F> hc(ops);
 	if (hc.usable()) {
-		// the windows' sums then the ones', as Jacobian, to the host
-		if (wsums + windows != ones_src)
-			CUDA_OK(cudaMemcpyAsync(wsums + windows, ones_src, sizeof(P), cudaMemcpyDeviceToDevice, s));
-		to_jacobian_all<F><<<blocks_for(windows + 1, 32), 32, 0, s>>>(wsums, windows + 1, d_result);
-		CUDA_LAUNCHED("msm to_jacobian_all");
-		jacobian_t<F> jac[MAX_WINDOWS + 1];
-		CUDA_OK(cudaMemcpyAsync(jac, d_result, sizeof(jacobian_t<F>) * (windows + 1), cudaMemcpyDeviceToHost, s));
+		// every level's window sums then the ones', as Jacobian, to the host
+		const unsigned levels = windows ? lv.count : 0, nj = levels * windows + 1;
+		levels_to_jacobian<F><<<blocks_for(nj, 32), 32, 0, s>>>(static_cast<const P *>(at(L.lvl_sums)), levels,
+									   windows, ones_src, d_result);
+		CUDA_LAUNCHED("msm levels_to_jacobian");
+		std::vector<jacobian_t<F>> jac(nj);
+		CUDA_OK(cudaMemcpyAsync(jac.data(), d_result, sizeof(jacobian_t<F>) * nj, cudaMemcpyDeviceToHost, s));
 		clock.mark(PH_FINISH);
 		CUDA_OK(cudaStreamSynchronize(s));
 		const auto t0 = std::chrono::steady_clock::now();
-		host_horner(hc, jac, windows, windows ? pl.c : 0, h_out);
+		unsigned e[MAX_LEVELS] = {};
+		for (unsigned L = 1; L < levels; L++)
+			e[L] = e[L - 1] + lv.log_seg[L - 1];
+		host_horner(hc, jac.data(), levels, e, windows, pl.c, pl.wide, h_out);
 		clock.collect();
 		if (prof)
 			prof->ms[PH_FINISH] += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 	} else {
-		finish<F><<<1, 1, 0, s>>>(wsums, windows, pl.c, ones_src, d_result);
+		finish<F><<<1, 1, 0, s>>>(wsums, windows, pl.c, pl.wide, ones_src, d_result);
 		CUDA_LAUNCHED("msm finish");
 		CUDA_OK(cudaMemcpyAsync(h_out, d_result, sizeof(jacobian_t<F>), cudaMemcpyDeviceToHost, s));
 		clock.mark(PH_FINISH);
@@ -1252,6 +1380,7 @@ void run(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobi
 	}
 	if (prof) {
 		prof->c = windows ? pl.c : 0;
+		prof->wide = windows ? pl.wide : 0;
 		prof->windows = windows;
 		prof->group = windows ? pl.group : 0;
 		prof->ones = m1;

@@ -3,7 +3,7 @@
 // Montgomery form (x·2^256 mod r, as bellperson/blstrs keep them).  Here they
 // are brought to canonical form, classified (0, 1, other), folded to at most
 // (r-1)/2 by negation (so 254 bits and one fewer window), and cut into signed
-// c-bit digits.  Plain 64-bit C++ (not hot: once per scalar and window group).
+// digits.  Plain 64-bit C++ (not hot: once per scalar and window group).
 #ifndef CUZK_CUDA_MSM_SCALAR_CUH
 #define CUZK_CUDA_MSM_SCALAR_CUH
 
@@ -130,6 +130,23 @@ CUZK_HD uint32_t bits(const uint64_t s[4], unsigned off, unsigned c)
 	if (sh + c > 64 && w + 1 < 4)
 		v |= s[w + 1] << (64 - sh);
 	return (uint32_t)(v & ((1ull << c) - 1));
+}
+
+// Window digits: the cw bits of s at off plus the carry from the window
+// below, as a signed digit of magnitude at most 2^(cw-1) (carry updated).
+struct digit_t {
+	uint32_t mag;
+	bool neg;
+};
+CUZK_HD digit_t signed_digit(const uint64_t s[4], unsigned off, unsigned cw, uint32_t &carry)
+{
+	const uint32_t half = 1u << (cw - 1), v = bits(s, off, cw) + carry;
+	if (v > half) {
+		carry = 1;
+		return {(1u << cw) - v, true};   // the digit v - 2^cw
+	}
+	carry = 0;
+	return {v, false};
 }
 
 } // namespace msm_scalar

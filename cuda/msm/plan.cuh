@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+// The MSM's plan (msm/pippenger.cuh): how many windows, how wide, how many
+// sorted at once, from the number of dense scalars.  Host code, and the
+// window widths for the device; no CUDA headers, so that the CPU tests
+// (cuda/msm/test_plan_host) check it in every build.
+#ifndef CUZK_CUDA_MSM_PLAN_CUH
+#define CUZK_CUDA_MSM_PLAN_CUH
+
+#include <cstddef>
+#include <cstdint>
+
+#include "ff/hd.cuh"
+
+namespace cuzk {
+namespace msm {
+
+// Windows of C_MIN to C_MAX bits.  C_MAX bounds bucket memory (2^(c-1)
+// slots per window: 12 windows of 21-22 bits, the model's choice from 2^26,
+// take 4.8 GB of G1 buckets).
+constexpr unsigned C_MIN = 4, C_MAX = 22;
+// (bucket, point) pairs sorted at once; windows are grouped to stay below it.
+// 2^28 pairs = 4 GiB of sort buffers (keys and values, double buffered).
+constexpr size_t PAIRS_CAP = size_t(1) << 28;
+constexpr unsigned MAX_WINDOWS = (255 + C_MIN - 1) / C_MIN;
+static_assert(C_MAX <= 24 && C_MIN >= 4, "digits and keys are packed in 32 bits; narrow windows have c - 1 >= 3 bits");
+
+inline unsigned bitlen(size_t m)
+{
+	unsigned k = 0;
+	while (m) {
+		k++;
+		m >>= 1;
+	}
+	return k;
+}
+
+struct plan_t {
+	unsigned c = 0, windows = 0, group = 0;   // widest window's bits, windows, windows per sort
+	unsigned wide = 0;                         // windows of c bits (the first); the rest have c - 1
+	size_t buckets = 0;                        // 2^(c-1) slots per window
+};
+
+// The windows share the 255 bits (254 of a folded scalar, and the top
+// window's headroom for the carry) as evenly as they can: `wide` windows of
+// c bits, then c - 1.  Equal c-bit windows left the top one narrow (c = 13:
+// bits 247-253), its few buckets holding ~2^(c-7) times the others' pairs.
+CUZK_HD unsigned window_width(unsigned c, unsigned wide, unsigned w)
+{
+	return w < wide ? c : c - 1;
+}
+
+// Everything depends only on bitlen(m), so the worst case over m <= n is a
+// maximum over at most 29 plans.  The cost model counts mixed additions in
+// the buckets (m per window) against bucket reduction: ~5 mixed additions a
+// bucket (two full additions and the traffic; H200, G1 2^26: 0.41 ns a
+// mixed addition, 2.2 ns a bucket), a narrow window's upper slots empty and
+// next to free.  forced: that many windows where their
+// widest fits c_max bits (0: the model's choice).
+inline plan_t make_plan(unsigned k, unsigned c_max = C_MAX, unsigned k_pairs = 0, unsigned forced = 0)
+{
+	if (!k_pairs)
+		k_pairs = k;
+	double m = k ? 0.75 * double(size_t(1) << k) : 0;
+	const unsigned w_lo = (255 + c_max - 1) / c_max, w_hi = (255 + C_MIN - 1) / C_MIN;
+	plan_t p;
+	double best = 0;
+	for (unsigned w = w_lo; w <= w_hi; w++) {
+		const unsigned c = (255 + w - 1) / w, wide = 255 - w * (c - 1);
+		const double slots = double(wide) * double(size_t(1) << (c - 1)) +
+				     double(w - wide) * double(size_t(1) << (c - 2));
+		const double cost = w * m + 5.0 * slots;
+		if (!p.c || cost < best || w == forced) {
+			best = cost;
+			p.c = c;
+			p.windows = w;
+			p.wide = wide;
+		}
+		if (w == forced)
+			break;
+	}
+	p.buckets = size_t(1) << (p.c - 1);
+	size_t g = k_pairs >= 28 ? 1 : PAIRS_CAP >> k_pairs;   // m < 2^k_pairs, so m·g <= PAIRS_CAP
+	p.group = unsigned(g < 1 ? 1 : g > p.windows ? p.windows : g);
+	return p;
+}
+
+// An MSM whose points come in batches (a streamed SRS: the points do not
+// fit the device at once) keeps its buckets from batch to batch and reduces
+// the windows once, after the last: one plan for the whole MSM, c from its
+// total size but at most C_BATCHED_MAX (two bucket arrays, the running one
+// and the batch's, of 15 windows x 2^16 XYZZ points: 189 MiB each for G1,
+// 377 for G2; c = 18 has the same 15 windows, 19 would take 1.4 GiB each
+// for G2), and the sort group from the batch's size.
+constexpr unsigned C_BATCHED_MAX = 17;
+inline plan_t make_batched_plan(size_t n_total, size_t n_batch, unsigned forced = 0)
+{
+	return make_plan(bitlen(n_total), C_BATCHED_MAX, bitlen(n_batch), forced);
+}
+
+} // namespace msm
+} // namespace cuzk
+
+#endif

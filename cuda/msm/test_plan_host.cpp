@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+// The MSM's plan (msm/plan.cuh) and its signed digits (msm/scalar.cuh),
+// compiled for the CPU: for every size and every window count a plan may
+// take, the windows cover exactly 255 bits, none is wider than allowed, and
+// the digits of folded scalars (random ones and the extremes) give the
+// scalar back with no carry left over and every digit within its window's
+// buckets.  Runs in every build (no GPU needed).
+#include <cstdint>
+#include <cstring>
+
+#include "msm/plan.cuh"
+#include "msm/scalar.cuh"
+
+#include "../../tests/check.h"
+
+namespace {
+
+using cuzk::msm::plan_t;
+using cuzk::msm::window_width;
+
+uint64_t splitmix(uint64_t &x)
+{
+	uint64_t z = (x += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+// A random canonical scalar (< r) by rejection.
+void random_scalar(uint64_t s[4], uint64_t &seed)
+{
+	for (;;) {
+		for (int k = 0; k < 4; k++)
+			s[k] = splitmix(seed);
+		s[3] &= (1ull << 63) - 1;
+		bool below = false;
+		for (int k = 3; k >= 0; k--)
+			if (s[k] != cuzk::msm_scalar::R(k)) {
+				below = s[k] < cuzk::msm_scalar::R(k);
+				break;
+			}
+		if (below)
+			return;
+	}
+}
+
+// Six-limb two's complement: v = v·2^sh + d (sh < 64).
+void shift_add(uint64_t v[6], unsigned sh, int64_t d)
+{
+	if (sh)
+		for (int k = 5; k >= 0; k--)
+			v[k] = (v[k] << sh) | (k ? v[k - 1] >> (64 - sh) : 0);
+	unsigned __int128 c = (unsigned __int128)v[0] + (uint64_t)d;
+	v[0] = (uint64_t)c;
+	const uint64_t ext = d < 0 ? ~0ull : 0;
+	for (int k = 1; k < 6; k++) {
+		c = (c >> 64) + v[k] + ext;
+		v[k] = (uint64_t)c;
+	}
+}
+
+// The digits of folded s under plan p recombine to s; false (with a
+// message) otherwise.
+bool digits_recombine(const plan_t &p, const uint64_t s_in[4], const char *what)
+{
+	uint64_t s[4];
+	memcpy(s, s_in, sizeof s);
+	cuzk::msm_scalar::fold(s);
+	cuzk::msm_scalar::digit_t d[cuzk::msm::MAX_WINDOWS];
+	uint32_t carry = 0;
+	for (unsigned w = 0, off = 0; w < p.windows; w++) {
+		const unsigned cw = window_width(p.c, p.wide, w);
+		d[w] = cuzk::msm_scalar::signed_digit(s, off, cw, carry);
+		off += cw;
+		if (d[w].mag > (1u << (cw - 1))) {
+			fprintf(stderr, "%s: window %u of %u bits: digit %u past its buckets\n", what, w, cw, d[w].mag);
+			return false;
+		}
+		if (d[w].mag && (d[w].mag - 1) >= p.buckets) {
+			fprintf(stderr, "%s: window %u: bucket %u of %zu\n", what, w, d[w].mag - 1, p.buckets);
+			return false;
+		}
+	}
+	if (carry) {
+		fprintf(stderr, "%s: a carry out of the top window (%u windows, c = %u)\n", what, p.windows, p.c);
+		return false;
+	}
+	uint64_t v[6] = {0, 0, 0, 0, 0, 0};
+	for (unsigned w = p.windows; w-- > 0;) {
+		const int64_t dv = d[w].neg ? -int64_t(d[w].mag) : int64_t(d[w].mag);
+		shift_add(v, w + 1 < p.windows ? window_width(p.c, p.wide, w) : 0, dv);
+	}
+	const bool same = !memcmp(v, s, sizeof s) && v[4] == 0 && v[5] == 0;
+	if (!same)
+		fprintf(stderr, "%s: digits do not recombine (%u windows, c = %u, %u wide)\n", what, p.windows, p.c,
+			p.wide);
+	return same;
+}
+
+bool plan_ok(const plan_t &p, unsigned c_max, const char *what)
+{
+	unsigned bits = 0;
+	for (unsigned w = 0; w < p.windows; w++)
+		bits += window_width(p.c, p.wide, w);
+	bool ok = bits == 255 && p.c <= c_max && p.c >= cuzk::msm::C_MIN && p.windows <= cuzk::msm::MAX_WINDOWS &&
+		  p.wide >= 1 && p.wide <= p.windows && p.buckets == (size_t(1) << (p.c - 1)) && p.group >= 1 &&
+		  p.group <= p.windows;
+	if (!ok)
+		fprintf(stderr, "%s: %u windows, c = %u, %u wide, %u bits, group %u\n", what, p.windows, p.c, p.wide,
+			bits, p.group);
+	return ok;
+}
+
+} // namespace
+
+int main()
+{
+	uint64_t seed = 20261203;
+	uint64_t extremes[6][4] = {
+		{0, 0, 0, 0},
+		{1, 0, 0, 0},
+		{cuzk::msm_scalar::HALF(0), cuzk::msm_scalar::HALF(1), cuzk::msm_scalar::HALF(2),
+		 cuzk::msm_scalar::HALF(3)},   // the largest folded scalar
+		{cuzk::msm_scalar::HALF(0) + 1, cuzk::msm_scalar::HALF(1), cuzk::msm_scalar::HALF(2),
+		 cuzk::msm_scalar::HALF(3)},   // the smallest that folds
+		{cuzk::msm_scalar::R(0) - 1, cuzk::msm_scalar::R(1), cuzk::msm_scalar::R(2),
+		 cuzk::msm_scalar::R(3)},   // r - 1
+		{~0ull, ~0ull, ~0ull, (1ull << 61) - 1},   // all ones below bit 253
+	};
+	const unsigned c_maxes[2] = {cuzk::msm::C_MAX, cuzk::msm::C_BATCHED_MAX};
+	for (unsigned cm : c_maxes)
+		for (unsigned k = 0; k <= 28; k++) {
+			char what[96];
+			const plan_t p = cuzk::msm::make_plan(k, cm);
+			snprintf(what, sizeof what, "2^%u, c <= %u", k, cm);
+			CHECK(plan_ok(p, cm, what));
+			const size_t m = k ? (size_t(1) << k) - 1 : 0;
+			CHECK_MSG(m * p.group <= cuzk::msm::PAIRS_CAP || p.group == 1, "%s: group %u", what, p.group);
+			for (unsigned w = 1; w <= cuzk::msm::MAX_WINDOWS + 2; w++) {
+				const plan_t f = cuzk::msm::make_plan(k, cm, 0, w);
+				snprintf(what, sizeof what, "2^%u, c <= %u, %u windows asked", k, cm, w);
+				CHECK(plan_ok(f, cm, what));
+				const bool fits = (255 + cm - 1) / cm <= w && w <= cuzk::msm::MAX_WINDOWS;
+				CHECK_MSG(!fits || f.windows == w, "%s: got %u", what, f.windows);
+				CHECK_MSG(fits || (f.windows == p.windows && f.c == p.c), "%s: not the model's plan", what);
+			}
+		}
+	// Digits under every window count from the widest windows to the narrowest.
+	for (unsigned w = (255 + cuzk::msm::C_MAX - 1) / cuzk::msm::C_MAX; w <= cuzk::msm::MAX_WINDOWS; w++) {
+		const plan_t p = cuzk::msm::make_plan(20, cuzk::msm::C_MAX, 0, w);
+		REQUIRE(p.windows == w);
+		char what[64];
+		for (int e = 0; e < 6; e++) {
+			snprintf(what, sizeof what, "%u windows, extreme %d", w, e);
+			CHECK(digits_recombine(p, extremes[e], what));
+		}
+		for (int i = 0; i < 200; i++) {
+			uint64_t s[4];
+			random_scalar(s, seed);
+			snprintf(what, sizeof what, "%u windows, random %d", w, i);
+			CHECK(digits_recombine(p, s, what));
+		}
+	}
+	// The model takes balanced windows where the top one used to be narrow.
+	const plan_t p16 = cuzk::msm::make_plan(16);
+	CHECK_MSG(window_width(p16.c, p16.wide, p16.windows - 1) + 1 >= p16.c, "2^16: top window %u bits, c = %u",
+		  window_width(p16.c, p16.wide, p16.windows - 1), p16.c);
+	for (unsigned k = 12; k <= 28; k++) {
+		const plan_t p = cuzk::msm::make_plan(k);
+		printf("dense scalars below 2^%u: %u windows (%u of %u bits, the rest %u)\n", k, p.windows, p.wide, p.c,
+		       p.c - 1);
+	}
+	CHECK_DONE();
+}
