@@ -97,6 +97,46 @@ inline plan_t make_batched_plan(size_t n_total, size_t n_batch, unsigned forced 
 	return make_plan(bitlen(n_total), C_BATCHED_MAX, bitlen(n_batch), forced);
 }
 
+// Windows of at most TWOD_ITEMS buckets are reduced in two dimensions
+// instead of by levels: bucket j = C·h + l of a window (C columns, R rows,
+// C <= R, both powers of two) has weight j + 1 = C·h + (l + 1), so
+// V = C·Σ_h h·Row_h + Σ_l (l + 1)·Col_l.  The row and column sums are plain
+// trees (msm/pippenger.cuh's window_rows_cols: a few additions a thread,
+// then shuffles), and the two weighted sums of <= 256 items one chunk each
+// (window_chunk), side by side: ~20 dependent additions instead of the levels' ~40 (2^16 points:
+// windows of 2^11-2^12 buckets, where the reduction is bound by its depth).
+constexpr size_t TWOD_ITEMS = size_t(1) << 16;
+// Where all the windows hold this many buckets the reduction is bound by its
+// additions, not its depth: 8 lanes a row or column (shuffles ~1/k of the
+// additions); below, 4 buckets a lane (depth ~7).
+constexpr size_t TWOD_WORK_ITEMS = size_t(1) << 18;
+struct twod_shape {
+	unsigned C = 0, R = 0;     // columns, rows
+	unsigned kr = 0, kc = 0;   // items a thread: of a row, of a column
+	unsigned lr = 0, lc = 0;   // threads (lanes of one warp) a row, a column
+	unsigned col0 = 0;         // first column thread (a whole warp after the rows')
+	unsigned threads = 0;      // threads a window
+	twod_shape(size_t n, unsigned windows)
+	{
+		const unsigned b = bitlen(n) - 1;   // n = 2^b
+		C = 1u << (b / 2);
+		R = 1u << (b - b / 2);
+		const bool work_bound = size_t(windows) * n >= TWOD_WORK_ITEMS;
+		lr = lanes(C, work_bound);
+		lc = lanes(R, work_bound);
+		kr = C / lr;
+		kc = R / lc;
+		col0 = (R * lr + 31) / 32 * 32;
+		threads = col0 + C * lc;
+	}
+	static unsigned lanes(unsigned len, bool work_bound)
+	{
+		unsigned l = work_bound ? 8 : len / 4;
+		l = l < 1 ? 1 : l > 32 ? 32 : l;
+		return l < len ? l : len;
+	}
+};
+
 } // namespace msm
 } // namespace cuzk
 

@@ -4,9 +4,11 @@
 // take, the windows cover exactly 255 bits, none is wider than allowed, and
 // the digits of folded scalars (random ones and the extremes) give the
 // scalar back with no carry left over and every digit within its window's
-// buckets.  Runs in every build (no GPU needed).
+// buckets; the two-dimensional window reduction's shape covers every bucket
+// once and its weighted sums add up (on integers).  Runs in every build (no GPU needed).
 #include <cstdint>
 #include <cstring>
+#include <vector>
 
 #include "msm/plan.cuh"
 #include "msm/scalar.cuh"
@@ -111,6 +113,63 @@ bool plan_ok(const plan_t &p, unsigned c_max, const char *what)
 	return ok;
 }
 
+// The two-dimensional reduction's shape for n buckets in each of `windows`
+// windows, and its arithmetic on integers (bucket j holding x_j, additions
+// mod 2^64): rows and columns cover every bucket once, in the lanes and
+// items window_rows_cols gives them, and C·Σ h·Row_h + Σ (l + 1)·Col_l is
+// Σ (j + 1)·x_j.
+bool twod_ok(size_t n, unsigned windows, uint64_t &seed)
+{
+	const cuzk::msm::twod_shape sh(n, windows);
+	auto pow2 = [](unsigned v) { return v && !(v & (v - 1)); };
+	bool ok = size_t(sh.C) * sh.R == n && sh.C <= sh.R && sh.kr * sh.lr == sh.C && sh.kc * sh.lc == sh.R &&
+		  pow2(sh.lr) && pow2(sh.lc) && sh.lr <= 32 && sh.lc <= 32 && sh.col0 % 32 == 0 &&
+		  sh.col0 >= sh.R * sh.lr && sh.threads == sh.col0 + sh.C * sh.lc;
+	if (!ok) {
+		fprintf(stderr, "2-D shape of %zu buckets, %u windows: C %u R %u, kr %u lr %u, kc %u lc %u, col0 %u\n", n,
+			windows, sh.C, sh.R, sh.kr, sh.lr, sh.kc, sh.lc, sh.col0);
+		return false;
+	}
+	std::vector<uint64_t> x(n), rows(sh.R, 0), cols(sh.C, 0);
+	std::vector<unsigned> in_row(n, 0), in_col(n, 0);
+	uint64_t want = 0;
+	for (size_t j = 0; j < n; j++) {
+		x[j] = splitmix(seed);
+		want += (j + 1) * x[j];
+	}
+	for (unsigned g = 0; g < sh.threads; g++) {
+		if (g < sh.R * sh.lr) {
+			const unsigned h = g / sh.lr, q = g % sh.lr;
+			for (unsigned i = 0; i < sh.kr; i++) {
+				const size_t j = size_t(h) * sh.C + q * sh.kr + i;
+				rows[h] += x[j];
+				in_row[j]++;
+			}
+		} else if (g >= sh.col0) {
+			const unsigned l = (g - sh.col0) / sh.lc, q = (g - sh.col0) % sh.lc;
+			for (unsigned i = 0; i < sh.kc; i++) {
+				const size_t j = size_t(q * sh.kc + i) * sh.C + l;
+				cols[l] += x[j];
+				in_col[j]++;
+			}
+		}
+	}
+	for (size_t j = 0; j < n; j++)
+		if (in_row[j] != 1 || in_col[j] != 1) {
+			fprintf(stderr, "2-D shape of %zu buckets: bucket %zu in %u rows and %u columns\n", n, j, in_row[j],
+				in_col[j]);
+			return false;
+		}
+	uint64_t got = 0;
+	for (unsigned h = 1; h < sh.R; h++)
+		got += uint64_t(sh.C) * h * rows[h];
+	for (unsigned l = 0; l < sh.C; l++)
+		got += uint64_t(l + 1) * cols[l];
+	if (got != want)
+		fprintf(stderr, "2-D reduction of %zu buckets: weighted sums differ\n", n);
+	return got == want;
+}
+
 } // namespace
 
 int main()
@@ -161,6 +220,9 @@ int main()
 			CHECK(digits_recombine(p, s, what));
 		}
 	}
+	for (unsigned b = 3; (size_t(1) << b) <= cuzk::msm::TWOD_ITEMS; b++)
+		for (unsigned w : {1u, 4u, 21u, 64u})
+			CHECK(twod_ok(size_t(1) << b, w, seed));
 	// The model takes balanced windows where the top one used to be narrow.
 	const plan_t p16 = cuzk::msm::make_plan(16);
 	CHECK_MSG(window_width(p16.c, p16.wide, p16.windows - 1) + 1 >= p16.c, "2^16: top window %u bits, c = %u",
