@@ -97,7 +97,7 @@ if [[ $skip != *" fuzz "* ]]; then
 	rm -rf "$work/fuzz"; mkdir -p "$work/fuzz"
 	step fuzz bash -c "cd '$work/fuzz' && ../../configure --without-cuda --enable-fuzz CC=clang >configure.out &&
 		make -j$jobs >make.out 2>&1 || { tail -n 40 make.out; exit 1; }
-		sh '$root/tests/fuzz/run.sh' '${CUZK_FUZZ_SECONDS:-20}' '$work/fuzz'"
+		JOBS=$jobs sh '$root/tests/fuzz/run.sh' '${CUZK_FUZZ_SECONDS:-20}' '$work/fuzz'"
 fi
 
 if [[ $skip != *" distcheck "* ]]; then

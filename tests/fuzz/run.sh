@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0 OR MIT
 # Runs every parser fuzz target for a bounded time and fails on any crash.
-#   tests/fuzz/run.sh SECONDS [BUILDDIR]
+#   [JOBS=N] tests/fuzz/run.sh SECONDS [BUILDDIR]
 # BUILDDIR (default: the current directory) is a build configured with
 # --enable-fuzz CC=clang; the seed corpus is generated there by gen_corpus.
 set -eu
@@ -20,26 +20,45 @@ trap 'rm -rf "$work"' EXIT
 # The parsers start threads for big inputs; two are plenty here.
 CUZK_THREADS=2
 export CUZK_THREADS
-status=0
-for pair in witness:witness params:params r1cs:r1cs wtns:wtns protocol:protocol; do
-	target=fuzz_${pair%%:*}
-	seeds=$work/seeds/${pair#*:}
-	corpus=$work/corpus-$target
-	mkdir -p "$corpus" "$seeds"
-	echo "run.sh: $target for ${secs}s"
-	if ! "$fuzz/$target" -max_total_time="$secs" -max_len=65536 -rss_limit_mb=2048 \
-		-artifact_prefix="$work/" -print_final_stats=1 "$corpus" "$seeds" \
-		>"$work/$target.log" 2>&1; then
-		echo "run.sh: $target FAILED; its log:" >&2
-		tail -n 60 "$work/$target.log" >&2
-		for a in "$work"/crash-* "$work"/leak-* "$work"/timeout-* "$work"/oom-*; do
-			if [ -e "$a" ]; then
-				cp "$a" . && echo "run.sh: kept $(basename "$a") in $(pwd)" >&2
-			fi
-		done
+# JOBS (default 1) targets run side by side, each still for SECONDS.
+jobs=${JOBS:-1}
+one() {   # one TARGET SEEDS: its log in $work, its exit status in $work/TARGET.rc
+	mkdir -p "$work/corpus-$1" "$2"
+	rc=0
+	"$fuzz/$1" -max_total_time="$secs" -max_len=65536 -rss_limit_mb=2048 \
+		-artifact_prefix="$work/" -print_final_stats=1 "$work/corpus-$1" "$2" \
+		>"$work/$1.log" 2>&1 || rc=$?
+	echo "$rc" >"$work/$1.rc"
+}
+report() {
+	if [ "$(cat "$work/$1.rc")" != 0 ]; then
+		echo "run.sh: $1 FAILED; its log:" >&2
+		tail -n 60 "$work/$1.log" >&2
 		status=1
 	else
-		grep -E '^stat::number_of_executed_units' "$work/$target.log" || true
+		grep -E '^stat::number_of_executed_units' "$work/$1.log" || true
+	fi
+}
+status=0
+batch=""
+n=0
+for t in witness params r1cs wtns protocol; do
+	echo "run.sh: fuzz_$t for ${secs}s"
+	one "fuzz_$t" "$work/seeds/$t" &
+	batch="$batch fuzz_$t"
+	n=$((n + 1))
+	if [ "$n" -ge "$jobs" ] || [ "$t" = protocol ]; then
+		wait
+		for b in $batch; do report "$b"; done
+		batch=""
+		n=0
 	fi
 done
+if [ "$status" != 0 ]; then
+	for a in "$work"/crash-* "$work"/leak-* "$work"/timeout-* "$work"/oom-*; do
+		if [ -e "$a" ]; then
+			cp "$a" . && echo "run.sh: kept $(basename "$a") in $(pwd)" >&2
+		fi
+	done
+fi
 exit $status
