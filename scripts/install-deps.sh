@@ -10,6 +10,7 @@ pkgs=(build-essential autoconf automake libtool pkgconf git ca-certificates
       systemd systemd-container dbus    # the systemd tests boot a container
       debhelper dh-autoreconf dpkg-dev lintian fakeroot  # the Debian package
       jq procps psmisc
+      ccache                            # test.sh: the package build reuses the main build's compilations
       rustc cargo golang-go)            # the Rust and Go bindings' tests (Debian 12: rustc 1.63, Go 1.19)
 # Node runs the independent verifiers (tests/oracle); keep a node that is
 # already installed (e.g. a newer one from elsewhere), else take Debian's.

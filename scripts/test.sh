@@ -59,6 +59,17 @@ show_failures() { # prints the logs of failed automake tests
 log "dependencies"
 bash scripts/install-deps.sh || { echo "0 passed, 1 failed"; exit 1; }
 [ -x /usr/local/cuda/bin/nvcc ] && export PATH="$PATH:/usr/local/cuda/bin"
+# ccache in front of nvcc and the C compilers, so that the Debian package's
+# build (the same nvcc command lines: out of tree two levels down, the same
+# GPU list) takes the main build's objects instead of compiling the CUDA code
+# again.  The cache starts empty each run; paths are relative, so the build
+# directory is left out of the hash.
+if command -v ccache >/dev/null; then
+	mkdir -p "$work/ccache/bin"
+	ln -sf "$(command -v ccache)" "$work/ccache/bin/nvcc"
+	export PATH="$work/ccache/bin:/usr/lib/ccache:$PATH"
+	export CCACHE_DIR="$work/ccache/cache" CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=1
+fi
 
 log "oracle packages (npm ci in tests/oracle)"
 ( cd tests/oracle && npm ci --no-audit --no-fund >/dev/null ) || { echo "npm ci failed"; echo "0 passed, 1 failed"; exit 1; }
@@ -73,6 +84,7 @@ log "main build and make check"
 rm -rf "$work/main"; mkdir -p "$work/main"
 ( cd "$work/main" && ../../configure ${CUZK_CONFIGURE_FLAGS:-} >configure.out &&
   make -j"$jobs" >make.out 2>&1 || { tail -n 60 make.out; exit 1; } ) || { echo "main build failed"; echo "$pass passed, $((fail + 1)) failed"; exit 1; }
+echo "built at $SECONDS s"
 ( cd "$work/main" && make -j"$jobs" check ) >"$work/main/check.out" 2>&1 || { show_failures "$work/main"; failed_steps+=(check); }
 grep -E '^(PASS|FAIL|SKIP|ERROR|XPASS|XFAIL):' "$work/main/check.out"
 show_skips "$work/main"
@@ -112,6 +124,8 @@ if [[ $skip != *" systemd "* ]]; then
 	step systemd bash "$root/tests/systemd/run.sh" "$work/deb"
 fi
 
+command -v ccache >/dev/null && { echo; ccache -s | head -n 8; }
+echo "done at $SECONDS s"
 if [ ${#failed_steps[@]} -gt 0 ]; then echo "failed: ${failed_steps[*]}"; fi
 echo
 echo "$pass passed, $fail failed, $skipped skipped"
