@@ -81,13 +81,9 @@ inline unsigned long env_number(const char *name, unsigned long dflt, unsigned l
 }
 
 // $CUZK_MSM_WINDOWS=N (benchmarks): N windows for every MSM whose widest
-// window then fits c_max bits; unset or 0, the cost model's choice.
+// window then fits c_max bits; unset or 0, the cost model's choice.  Read
+// once an MSM (scratch_layout and run), not once a plan.
 inline unsigned windows_from_env() { return unsigned(env_number("CUZK_MSM_WINDOWS", 0, 0, 255)); }
-
-inline plan_t plan_for(unsigned k, unsigned c_max = C_MAX, unsigned k_pairs = 0)
-{
-	return make_plan(k, c_max, k_pairs, windows_from_env());
-}
 
 // The window reduction computes V = Σ_j (j+1)·x_j over each window's items
 // x_j (first the buckets: bucket j holds digit j+1) in levels.  A level cuts
@@ -213,9 +209,10 @@ template <class F> struct scratch_layout {
 		// is no larger than its total, so kp <= k).
 		auto below = [n](unsigned k) { return k >= 64 || (size_t(1) << k) - 1 >= n ? n : (size_t(1) << k) - 1; };
 		const unsigned kmax = bitlen(n_total ? n_total : n), kpmax = n_total ? bitlen(n) : 1;
+		const unsigned forced = windows_from_env();
 		for (unsigned k = 1; k <= kmax; k++)
 			for (unsigned kp = 1; kp <= std::min(kpmax, n_total ? k : 1u); kp++) {
-				plan_t p = n_total ? plan_for(k, C_BATCHED_MAX, kp) : plan_for(k);
+				plan_t p = n_total ? make_plan(k, C_BATCHED_MAX, kp, forced) : make_plan(k, C_MAX, 0, forced);
 				size_t m = below(n_total ? kp : k);
 				size_t e = m * p.group;
 				size_t nb = p.windows * p.buckets;
@@ -253,7 +250,7 @@ template <class F> struct scratch_layout {
 		if (n_total) {
 			size_t run_nb = 0;
 			for (unsigned k = 1; k <= bitlen(n_total); k++) {
-				plan_t p = plan_for(k, C_BATCHED_MAX);
+				plan_t p = make_plan(k, C_BATCHED_MAX, 0, forced);
 				run_nb = std::max(run_nb, size_t(p.windows) * p.buckets);
 			}
 			run_ones = take(P);
@@ -1114,7 +1111,8 @@ void run(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobi
 	P *ones_sum = static_cast<P *>(at(L.ones_sum));
 	jacobian_t<F> *d_result = static_cast<jacobian_t<F> *>(at(L.result));
 	// A batched MSM's plan is the whole MSM's, fixed before any split.
-	const plan_t batch_plan = batch ? make_batched_plan(batch->n_total, n, windows_from_env()) : plan_t{};
+	const unsigned forced_windows = windows_from_env();
+	const plan_t batch_plan = batch ? make_batched_plan(batch->n_total, n, forced_windows) : plan_t{};
 	P *run_buckets = batch ? static_cast<P *>(at(L.run_buckets)) : nullptr;
 	P *run_ones = batch ? static_cast<P *>(at(L.run_ones)) : nullptr;
 	if (batch && batch->first) {
@@ -1183,7 +1181,7 @@ void run(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobi
 	}
 
 	// 3. Pippenger on the rest
-	plan_t pl = batch ? batch_plan : plan_for(bitlen(m));
+	plan_t pl = batch ? batch_plan : make_plan(bitlen(m), C_MAX, 0, forced_windows);
 	// A batched MSM reduces all its windows at the end, whatever this batch had.
 	unsigned windows = batch || m ? pl.windows : 0;
 	for (unsigned w0 = 0; m && w0 < windows; w0 += pl.group) {
@@ -1272,18 +1270,14 @@ void run(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobi
 	level_segs lv{0, {}};
 	// All windows' buckets are kept, so their reduction is one wide launch.
 	if (windows) {
-		const window_levels wl(windows, pl.buckets, chunk_threads<F>::value);
-		P *la = static_cast<P *>(at(L.lvl_a)), *lr = static_cast<P *>(at(L.lvl_r));
 		P *sums = static_cast<P *>(at(L.lvl_sums));
 		const P *in = batch ? run_buckets : static_cast<const P *>(at(L.buckets));
-		size_t stride = pl.buckets;
-		lv.count = wl.count;
 		if (pl.buckets <= TWOD_ITEMS) {
 			const twod_shape sh(pl.buckets, windows);
 			P *rows = static_cast<P *>(at(L.twod)), *cols = rows + size_t(windows) * sh.R;
 			P *unused_r = cols + size_t(windows) * sh.C;
-			window_rows_cols<F><<<dim3(blocks_for(sh.threads, BLOCK), windows), BLOCK, 0, s>>>(in, stride, sh, rows,
-													cols);
+			window_rows_cols<F><<<dim3(blocks_for(sh.threads, BLOCK), windows), BLOCK, 0, s>>>(
+				in, pl.buckets, sh, rows, cols);
 			CUDA_LAUNCHED("msm window_rows_cols");
 			// Σ (l + 1)·Col_l as level 0, Σ h·Row_h as level 1 (times C)
 			// (R - 1 >= C items: one shape for both)
@@ -1294,18 +1288,23 @@ void run(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobi
 			CUDA_LAUNCHED("msm window_chunk");
 			lv.count = 2;
 			lv.log_seg[0] = bitlen(sh.C) - 1;
-		}
-		for (unsigned lvl = 0; pl.buckets > TWOD_ITEMS && lvl < wl.count; lvl++) {
-			const uint32_t nseg = wl.nseg[lvl];
-			const chunk_jobs<F> jobs{{{in, stride, wl.items[lvl], la, lr}, {}}};
-			window_chunk<F><<<dim3(nseg, windows), wl.thr[lvl], 0, s>>>(jobs, wl.k[lvl], nseg);
-			CUDA_LAUNCHED("msm window_chunk");
-			sum_rows<F>(la, windows, nseg, sums + size_t(lvl) * MAX_WINDOWS, red0, red1, s);
-			lv.log_seg[lvl] = bitlen(wl.seg[lvl]) - 1;
-			in = lr + 1;   // the next level's items: R_1, R_2, ...
-			stride = nseg;
-			la += size_t(windows) * nseg;
-			lr += size_t(windows) * nseg;
+		} else {
+			const window_levels wl(windows, pl.buckets, chunk_threads<F>::value);
+			P *la = static_cast<P *>(at(L.lvl_a)), *lr = static_cast<P *>(at(L.lvl_r));
+			size_t stride = pl.buckets;
+			lv.count = wl.count;
+			for (unsigned lvl = 0; lvl < wl.count; lvl++) {
+				const uint32_t nseg = wl.nseg[lvl];
+				const chunk_jobs<F> jobs{{{in, stride, wl.items[lvl], la, lr}, {}}};
+				window_chunk<F><<<dim3(nseg, windows), wl.thr[lvl], 0, s>>>(jobs, wl.k[lvl], nseg);
+				CUDA_LAUNCHED("msm window_chunk");
+				sum_rows<F>(la, windows, nseg, sums + size_t(lvl) * MAX_WINDOWS, red0, red1, s);
+				lv.log_seg[lvl] = bitlen(wl.seg[lvl]) - 1;
+				in = lr + 1;   // the next level's items: R_1, R_2, ...
+				stride = nseg;
+				la += size_t(windows) * nseg;
+				lr += size_t(windows) * nseg;
+			}
 		}
 		if (!hc.usable()) {
 			window_combine<F><<<blocks_for(windows, 32), 32, 0, s>>>(sums, windows, lv, wsums);

@@ -39,6 +39,12 @@ report() {
 		grep -E '^stat::number_of_executed_units' "$work/$1.log" || true
 	fi
 }
+flush() {   # waits for the running batch and reports each of its targets
+	wait
+	for b in $batch; do report "$b"; done
+	batch=""
+	n=0
+}
 status=0
 batch=""
 n=0
@@ -47,13 +53,9 @@ for t in witness params r1cs wtns protocol; do
 	one "fuzz_$t" "$work/seeds/$t" &
 	batch="$batch fuzz_$t"
 	n=$((n + 1))
-	if [ "$n" -ge "$jobs" ] || [ "$t" = protocol ]; then
-		wait
-		for b in $batch; do report "$b"; done
-		batch=""
-		n=0
-	fi
+	[ "$n" -lt "$jobs" ] || flush
 done
+flush
 if [ "$status" != 0 ]; then
 	for a in "$work"/crash-* "$work"/leak-* "$work"/timeout-* "$work"/oom-*; do
 		if [ -e "$a" ]; then
