@@ -281,31 +281,42 @@ template <class F> void check(size_t n, int pattern, bool mont, uint64_t seed, c
 			break;
 	}
 	// The same sum as a batched MSM (a streamed SRS's): three batches, the
-	// last one shorter, and where n is small, batches of one point.
+	// last one shorter, and where n is small, batches of one point.  Two
+	// such MSMs take turns on one stream and one scratch, each with its own
+	// running sums (prove.cu interleaves a streamed SRS's queries so): both
+	// must come out as the reference, so neither's batches touched the
+	// other's sums.
 	const int curve = sizeof(F) == 48 ? 1 : 2;
 	for (size_t B : {n / 3 + 1, n <= 64 ? size_t(1) : size_t(0)}) {
 		if (!B || B > n)
 			continue;
 		size_t bb = curve == 1 ? cuzk_msm_g1_batch_scratch_bytes(B, n) : cuzk_msm_g2_batch_scratch_bytes(B, n);
-		dev_mem d_bscratch(bb);
-		jacobian_t<F> got{};
+		const size_t rb = curve == 1 ? cuzk_msm_g1_batch_running_bytes(n) : cuzk_msm_g2_batch_running_bytes(n);
+		dev_mem d_bscratch(bb), d_run0(rb), d_run1(rb);
+		void *run[2] = {d_run0.get(), d_run1.get()};
+		jacobian_t<F> got[2]{};
 		for (size_t at = 0; at < n; at += B) {
 			const size_t cnt = std::min(B, n - at);
 			const int flags = (at == 0 ? CUZK_MSM_FIRST : 0) | (at + cnt == n ? CUZK_MSM_LAST : 0);
 			const char *bases = static_cast<const char *>(d_bases.get()) + at * sizeof(affine_t<F>);
 			const char *scal = static_cast<const char *>(d_sc.get()) + at * 32;
-			cuzk_error e{};
-			int rc = curve == 1 ? cuzk_msm_g1_batch(bases, scal, cnt, n, flags, mont, &got, ops, d_bscratch.get(),
-								 bb, s, &e)
-					    : cuzk_msm_g2_batch(bases, scal, cnt, n, flags, mont, &got, ops, d_bscratch.get(),
-								 bb, s, &e);
-			if (rc)
-				gpu_fail(e.code, "G%d batched MSM, points %zu..%zu of %zu: %s", curve, at, at + cnt, n, e.msg);
+			for (int j = 0; j < 2; j++) {
+				cuzk_error e{};
+				int rc = curve == 1 ? cuzk_msm_g1_batch(bases, scal, cnt, n, flags, mont, &got[j], ops,
+									 run[j], d_bscratch.get(), bb, s, &e)
+						    : cuzk_msm_g2_batch(bases, scal, cnt, n, flags, mont, &got[j], ops,
+									 run[j], d_bscratch.get(), bb, s, &e);
+				if (rc)
+					gpu_fail(e.code, "G%d batched MSM %d, points %zu..%zu of %zu: %s", curve, j, at,
+						 at + cnt, n, e.msg);
+			}
 		}
-		if (!same_point(got, want))
-			gpu_fail(CUZK_E_MISMATCH,
-				 "G%d MSM of %zu points in batches of %zu (pattern %d, %s): GPU result differs from the "
-				 "reference", curve, n, B, pattern, mont ? "Montgomery" : "canonical");
+		for (int j = 0; j < 2; j++)
+			if (!same_point(got[j], want))
+				gpu_fail(CUZK_E_MISMATCH,
+					 "G%d MSM of %zu points in batches of %zu (pattern %d, %s; the %s of two taking "
+					 "turns): GPU result differs from the reference",
+					 curve, n, B, pattern, mont ? "Montgomery" : "canonical", j ? "second" : "first");
 	}
 }
 

@@ -189,12 +189,33 @@ template <class F> bool affine_from_env(bool strict)
 // 128: below it the inversion costs more than the XYZZ additions it saves).
 inline size_t affine_min_batch() { return env_number("CUZK_MSM_AFFINE_MIN", 128, 1, size_t(1) << 20); }
 
+// A batched MSM's running sums, kept between its batches in memory of their
+// own (the caller's d_running, msm.cuh): the ones' sum, then every window's
+// buckets.  Apart from the scratch, so that batches of several MSMs can take
+// turns on one stream and one scratch (prove.cu interleaves a streamed
+// SRS's queries); their place depends on n_total only.
+template <class F> struct running_layout {
+	size_t ones = 0, buckets = 0, total = 0;
+	explicit running_layout(size_t n_total)
+	{
+		const unsigned forced = windows_from_env();
+		size_t nb = 0;
+		for (unsigned k = 1; k <= bitlen(n_total); k++) {
+			const plan_t p = make_plan(k, C_BATCHED_MAX, 0, forced);
+			nb = std::max(nb, size_t(p.windows) * p.buckets);
+		}
+		const size_t P = sizeof(xyzz_t<F>);
+		buckets = (P + 255) & ~size_t(255);
+		total = buckets + P * nb;
+	}
+};
+
 // n_total: 0 for a whole MSM of n points, else the total of a batched MSM
-// whose batches have at most n points (run_buckets and run_ones then hold
-// its running sums between batches).
+// whose batches have at most n points (its running sums are apart:
+// running_layout).
 template <class F> struct scratch_layout {
 	size_t ones_idx, dense_idx, counts, cub_tmp, cub_bytes, keys[2], vals[2], buckets, heads[2], tails, ends, max_run,
-		partials, red[2], lvl_a, lvl_r, lvl_sums, wsums, ones_sum, result, run_buckets, run_ones, twod, total;
+		partials, red[2], lvl_a, lvl_r, lvl_sums, wsums, ones_sum, result, twod, total;
 	size_t pairs, nbuckets, nparts, nred, nlvl, ntwod;
 	size_t aff_entries, aff_pts, aff_keys;   // the batch-affine lists (none without them)
 
@@ -244,18 +265,6 @@ template <class F> struct scratch_layout {
 			off += (bytes + 255) & ~size_t(255);
 			return at;
 		};
-		// A batched MSM's running sums come first: their place depends on
-		// n_total only, so every batch (the last may be shorter) finds them.
-		run_buckets = run_ones = 0;
-		if (n_total) {
-			size_t run_nb = 0;
-			for (unsigned k = 1; k <= bitlen(n_total); k++) {
-				plan_t p = make_plan(k, C_BATCHED_MAX, 0, forced);
-				run_nb = std::max(run_nb, size_t(p.windows) * p.buckets);
-			}
-			run_ones = take(P);
-			run_buckets = take(P * run_nb);
-		}
 		ones_idx = take(4 * n);
 		dense_idx = take(4 * n);
 		counts = take(2 * sizeof(int));
@@ -1070,6 +1079,7 @@ void host_horner(const host_curve<F> &hc, const jacobian_t<F> *jac, unsigned lev
 struct batch_t {
 	size_t n_total;
 	bool first, last;
+	void *running;   // running_layout(n_total).total bytes, untouched between the batches
 };
 
 template <class F>
@@ -1082,6 +1092,8 @@ void run(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobi
 		gpu_fail(CUZK_E_INVAL, "msm: %zu points is more than the 2^28 supported", batch ? batch->n_total : n);
 	if (batch && (n == 0 || n > batch->n_total))
 		gpu_fail(CUZK_E_INVAL, "msm: a batch of %zu points in an MSM of %zu", n, batch->n_total);
+	if (batch && (!batch->running || reinterpret_cast<uintptr_t>(batch->running) % 256))
+		gpu_fail(CUZK_E_INVAL, "msm: a batched MSM needs its running sums' memory, 256-byte aligned");
 	if (n && (!d_bases || !d_scalars || !h_out))
 		gpu_fail(CUZK_E_INVAL, "msm: null bases, scalars or output");
 	if (reinterpret_cast<uintptr_t>(d_bases) % 16 || reinterpret_cast<uintptr_t>(d_scalars) % 8)
@@ -1113,8 +1125,10 @@ void run(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobi
 	// A batched MSM's plan is the whole MSM's, fixed before any split.
 	const unsigned forced_windows = windows_from_env();
 	const plan_t batch_plan = batch ? make_batched_plan(batch->n_total, n, forced_windows) : plan_t{};
-	P *run_buckets = batch ? static_cast<P *>(at(L.run_buckets)) : nullptr;
-	P *run_ones = batch ? static_cast<P *>(at(L.run_ones)) : nullptr;
+	const running_layout<F> RL(batch ? batch->n_total : 0);
+	char *running = batch ? static_cast<char *>(batch->running) : nullptr;
+	P *run_buckets = batch ? reinterpret_cast<P *>(running + RL.buckets) : nullptr;
+	P *run_ones = batch ? reinterpret_cast<P *>(running + RL.ones) : nullptr;
 	if (batch && batch->first) {
 		CUDA_OK(cudaMemsetAsync(run_buckets, 0, size_t(batch_plan.windows) * batch_plan.buckets * sizeof(P), s));
 		CUDA_OK(cudaMemsetAsync(run_ones, 0, sizeof(P), s));
@@ -1388,15 +1402,19 @@ void run_g2(const void *d_bases, const void *d_scalars, size_t n, bool mont, jac
 	{                                                                                             \
 		return cuzk::msm::scratch_layout<F>(n_batch, std::max(n_batch, n_total)).total;      \
 	}                                                                                             \
+	extern "C" size_t cuzk_msm_##name##_batch_running_bytes(size_t n_total)                       \
+	{                                                                                             \
+		return cuzk::msm::running_layout<F>(n_total).total;                                  \
+	}                                                                                             \
 	extern "C" int cuzk_msm_##name##_batch(const void *d_bases, const void *d_scalars, size_t n, \
 					     size_t n_total, int flags, int scalars_montgomery,      \
 					     void *h_out_jac, const cuzk_gpu_host_ops *ops,          \
-					     void *d_scratch, size_t scratch_bytes, cudaStream_t s,  \
-					     cuzk_error *err)                                        \
+					     void *d_running, void *d_scratch, size_t scratch_bytes, \
+					     cudaStream_t s, cuzk_error *err)                        \
 	{                                                                                             \
 		return cuzk::gpu_entry(err, [&] {                                            \
 			const cuzk::msm::batch_t b{n_total, (flags & CUZK_MSM_FIRST) != 0,             \
-						   (flags & CUZK_MSM_LAST) != 0};                      \
+						   (flags & CUZK_MSM_LAST) != 0, d_running};           \
 			cuzk::msm::run<F>(d_bases, d_scalars, n, scalars_montgomery != 0,              \
 					  static_cast<cuzk::jacobian_t<F> *>(h_out_jac), d_scratch,     \
 					  scratch_bytes, s, nullptr, ops, &b);                          \

@@ -82,17 +82,22 @@ proof_layout plan_proof(size_t num_constraints, size_t num_inputs, size_t num_au
 	const size_t n_g1 = std::max({L.m, num_aux, n_a, n_b, (size_t)1});
 	const size_t msm_n = stream_batch ? std::min(n_g1, stream_batch) : n_g1;
 	const size_t msm_n2 = stream_batch ? std::min(std::max<size_t>(n_b, 1), stream_batch) : std::max<size_t>(n_b, 1);
-	// A streamed SRS's MSMs are batched (msm.cuh): their running buckets
-	// stay in the scratch across batches, sized for the largest query.
+	// A streamed SRS's MSMs are batched (msm.cuh): the scratch of a batch,
+	// sized for the largest query; their running sums are apart (below).
 	L.msm_bytes = align_up(stream_batch ? std::max(cuzk_msm_g1_batch_scratch_bytes(msm_n, n_g1),
 						       cuzk_msm_g2_batch_scratch_bytes(msm_n2, std::max<size_t>(n_b, 1)))
 					    : std::max(cuzk_msm_g1_scratch_bytes(msm_n), cuzk_msm_g2_scratch_bytes(msm_n2)));
 	L.off_msm = o;
+	if (stream_batch) {
+		L.running_bytes[0] = align_up(cuzk_msm_g1_batch_running_bytes(n_g1));
+		L.running_bytes[1] = std::max(L.running_bytes[0],
+					      align_up(cuzk_msm_g2_batch_running_bytes(std::max<size_t>(n_b, 1))));
+	}
 	// Two buffers of one batch each, no larger than the largest query needs.
 	const size_t batch_pts = std::min(stream_batch, std::max(n_g1, n_b));
 	L.stream_bytes = stream_batch ? 2 * align_up(batch_pts * G2_AFF_BYTES) : 0;
 	// Everything but the MSMs' scratch; each stream adds one scratch area.
-	const size_t fixed = o + L.stream_bytes;
+	const size_t fixed = o + L.stream_bytes + L.running_bytes[0] + L.running_bytes[1];
 	auto total_for = [&](unsigned k) { return fixed + k * L.msm_bytes; };
 	// The streamed path's batches go through one pair of buffers, one MSM
 	// at a time (prove.cu, run_msm): its MSMs stay in a row.
@@ -109,6 +114,8 @@ proof_layout plan_proof(size_t num_constraints, size_t num_inputs, size_t num_au
 			k++;
 	L.msm_streams = k;
 	o += L.msm_streams * L.msm_bytes;
+	L.off_running = o;
+	o += L.running_bytes[0] + L.running_bytes[1];
 	L.off_stream = o;
 	o += L.stream_bytes;
 	L.total = o;

@@ -80,6 +80,11 @@ struct proof_layout {
 	unsigned log_m = 0;
 	size_t off_a, off_b, off_c, off_aux, off_input, off_bits, off_density, off_msm, off_stream, total;
 	size_t density_bytes, msm_bytes, stream_bytes;
+	// A streamed SRS's batched MSMs keep their running sums apart from the
+	// scratch (msm.cuh): two areas from off_running, so that a second
+	// query's batches can take turns with h's (prove.cu): area 0 for G1
+	// (h), area 1 for either curve; 0 bytes with the SRS resident.
+	size_t off_running = 0, running_bytes[2] = {0, 0};
 	// MSMs run at once, each with its own msm_bytes of scratch from off_msm
 	// on (lane i's at off_msm + i * msm_bytes).  1: one after another on the
 	// compute stream, the order of before; a streamed SRS always has 1.

@@ -2,12 +2,14 @@
 // One partition's proof on the device: uploads, H by NTTs, density
 // compaction and the five MSMs, one after another on the compute stream or
 // ($CUZK_GPU_MSM_STREAMS, resident SRS) side by side on streams of their own
-// (run_concurrent).  The host adds r and s (cheap, constant time in the
-// circuit size).
+// (run_concurrent); with the SRS streamed, the queries' batches take turns
+// on the compute stream (run_streamed).  The host adds r and s (cheap,
+// constant time in the circuit size).
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <functional>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -16,6 +18,7 @@
 #include "prove/context.cuh"
 #include "prove/density.cuh"
 #include "prove/span_log.cuh"
+#include "prove/stream_schedule.cuh"
 
 using namespace cuzk;
 
@@ -24,7 +27,7 @@ namespace {
 using msm_fn = int (*)(const void *, const void *, size_t, int, void *, const cuzk_gpu_host_ops *, void *, size_t,
 		       cudaStream_t, cuzk_error *);
 using msm_batch_fn = int (*)(const void *, const void *, size_t, size_t, int, int, void *, const cuzk_gpu_host_ops *,
-			     void *, size_t, cudaStream_t, cuzk_error *);
+			     void *, void *, size_t, cudaStream_t, cuzk_error *);
 
 double ms_since(std::chrono::steady_clock::time_point t0)
 {
@@ -80,73 +83,110 @@ void msm_call(const msm_query &q, const void *bases, const fr_t *scalars, size_t
 		gpu_fail(e.code, "MSM of query %s (%zu points): %s", q.name, n, e.msg);
 }
 
-// Batch [at, at + n) of query q's streamed MSM (bases: the batch's points).
-void msm_batch_call(const msm_query &q, const void *bases, size_t at, size_t n, int flags, const msm_lane &ln)
+// Batch [at, at + n) of query q's streamed MSM (bases: the batch's points;
+// running: its sums between batches).
+void msm_batch_call(const msm_query &q, const void *bases, size_t at, size_t n, int flags, void *running,
+		    const msm_lane &ln)
 {
 	cuzk_error e{};
-	if (q.batch_fn(bases, q.scalars + at, n, q.n, flags, q.montgomery, q.out, q.ops, ln.scratch, ln.scratch_bytes,
-		       ln.stream, &e))
+	if (q.batch_fn(bases, q.scalars + at, n, q.n, flags, q.montgomery, q.out, q.ops, running, ln.scratch,
+		       ln.scratch_bytes, ln.stream, &e))
 		gpu_fail(e.code, "MSM of query %s (points %zu..%zu of %zu): %s", q.name, at, at + n, q.n, e.msg);
 }
 
-// The MSM's spans (one per streamed batch) in spans: the first and the last.
+// The MSM's spans in spans: the first and the last.
 struct span_range {
 	size_t first, last;
 };
 
-// ln is the compute stream's lane (one MSM at a time) unless the SRS is
-// resident: the streamed batches go through the workspace's one pair of
-// buffers, which one MSM at a time can use.
-span_range run_msm(const msm_query &q, workspace &ws, const proof_layout &L, const msm_lane &ln, size_t batch,
-		   span_log &spans)
+// Query q from the resident SRS, one span (run_streamed takes the streamed).
+span_range run_msm(const msm_query &q, const msm_lane &ln, span_log &spans)
 {
 	memset(q.out, 0, q.out_words * sizeof(uint64_t));   // infinity (Z = 0)
-	if (!q.n || q.dev_bases) {
-		const size_t sp = spans.begin(q.span_msm, ln.lane, ln.stream);
-		if (q.n)
-			msm_call(q, q.dev_bases, q.scalars, q.n, q.out, ln);
-		spans.end(sp, ln.stream);
-		return {sp, sp};
+	if (q.n && !q.dev_bases)
+		gpu_fail(CUZK_E_INTERNAL, "MSM of query %s: no resident bases", q.name);
+	const size_t sp = spans.begin(q.span_msm, ln.lane, ln.stream);
+	if (q.n)
+		msm_call(q, q.dev_bases, q.scalars, q.n, q.out, ln);
+	spans.end(sp, ln.stream);
+	return {sp, sp};
+}
+
+// One query of a streamed SRS: where its running sums live, what the
+// compute stream must do before its first batch (wait for its scalars,
+// write them), and the spans its batches ran as.
+struct stream_job {
+	const msm_query *q;
+	void *running;
+	std::function<void()> before;
+	std::vector<size_t> spans;
+	size_t batches(size_t B) const { return (q->n + B - 1) / B; }
+	// Device time of its batches (they take turns with another query's,
+	// so the span from its first to its last would count those too).
+	double ms(const span_log &log) const
+	{
+		double t = 0;
+		for (size_t sp : spans)
+			t += log.span_ms(sp);
+		return t;
 	}
-	if (L.msm_streams != 1 || ln.stream != ws.compute)
-		gpu_fail(CUZK_E_INTERNAL, "MSM of query %s: a streamed SRS with %u MSM streams", q.name,
-			 L.msm_streams);
-	// Streamed: batch k's points are copied into buffer k % 2 while the MSM
-	// takes batch k-1 into its buckets; the windows are reduced after the
-	// last (msm.cuh, batched MSM).
+};
+
+// Copies that share the copy stream with the SRS's batches: piece i is
+// queued after step i + 1's batch, and every piece before the first step
+// of a job other than 0 (whose scalars they may be).
+struct copy_pieces {
+	size_t count = 0;
+	std::function<void(size_t)> queue;
+};
+
+// The streamed SRS's MSMs on the compute stream, one batch of B points at
+// a time in the order of steps (stream_schedule.cuh): step g's points are
+// copied into buffer g % 2 while the compute stream sums step g - 1's, and
+// step g + 2's copy waits until step g's MSM is past that buffer (used[]:
+// a batch's call returns after its split, before its accumulation ran).
+void run_streamed(workspace &ws, const proof_layout &L, const msm_lane &ln, size_t B, span_log &spans,
+		  stream_job *jobs, const std::vector<batch_step> &steps, const copy_pieces &extra)
+{
+	size_t pieces = 0;
+	auto queue_pieces = [&](size_t upto) {
+		for (; pieces < upto && pieces < extra.count; pieces++)
+			extra.queue(pieces);
+	};
+	if (L.msm_streams != 1 || ln.stream != ws.compute || !B)
+		gpu_fail(CUZK_E_INTERNAL, "streamed MSMs with %u MSM streams, batch %zu", L.msm_streams, B);
 	char *buf[2] = {ws.mem.as<char>() + L.off_stream, ws.mem.as<char>() + L.off_stream + L.stream_bytes / 2};
 	event_t copied[2], used[2];
-	const size_t B = batch;
-	auto issue = [&](size_t k) {
-		const size_t at = k * B, cnt = std::min(B, q.n - at);
-		if (k >= 2)   // the buffer's previous batch must be in the buckets
-			used[k & 1].wait_on(ws.copy);
+	auto count = [&](const batch_step &st) { return std::min(B, jobs[st.job].q->n - st.k * B); };
+	auto issue = [&](size_t g) {
+		const msm_query &q = *jobs[steps[g].job].q;
+		if (g >= 2)
+			used[g & 1].wait_on(ws.copy);
 		const size_t sp = spans.begin(q.span_srs, CUZK_GPU_LANE_COPY, ws.copy);
-		CUDA_OK(cudaMemcpyAsync(buf[k & 1], static_cast<const char *>(q.host_bases) + at * q.point_bytes,
-					cnt * q.point_bytes, cudaMemcpyHostToDevice, ws.copy));
+		CUDA_OK(cudaMemcpyAsync(buf[g & 1], static_cast<const char *>(q.host_bases) + steps[g].k * B * q.point_bytes,
+					count(steps[g]) * q.point_bytes, cudaMemcpyHostToDevice, ws.copy));
 		spans.end(sp, ws.copy);
-		copied[k & 1].record(ws.copy);
+		copied[g & 1].record(ws.copy);
 	};
-	const size_t batches = (q.n + B - 1) / B;
-	size_t first = 0, last = 0;
-	issue(0);
-	for (size_t k = 0; k < batches; k++) {
-		// Batch k+1 fills the buffer of batch k-1 once the MSM's stream
-		// is past it (used[], recorded below): a batch's call returns
-		// after its split, before its accumulation has run.
-		if (k + 1 < batches)
-			issue(k + 1);
-		copied[k & 1].wait_on(ln.stream);
-		const size_t at = k * B, cnt = std::min(B, q.n - at);
-		const size_t sp = spans.begin(q.span_msm, ln.lane, ln.stream);
-		first = k ? first : sp;
-		msm_batch_call(q, buf[k & 1], at, cnt, (k == 0 ? CUZK_MSM_FIRST : 0) | (k + 1 == batches ? CUZK_MSM_LAST : 0),
-			       ln);
+	if (!steps.empty())
+		issue(0);
+	for (size_t g = 0; g < steps.size(); g++) {
+		if (g + 1 < steps.size())
+			issue(g + 1);
+		queue_pieces(steps[g].job ? extra.count : g + 1);
+		stream_job &j = jobs[steps[g].job];
+		const size_t k = steps[g].k, last = j.batches(B) - 1;
+		if (k == 0 && j.before)
+			j.before();
+		copied[g & 1].wait_on(ln.stream);
+		const size_t sp = spans.begin(j.q->span_msm, ln.lane, ln.stream);
+		msm_batch_call(*j.q, buf[g & 1], k * B, count(steps[g]),
+			       (k == 0 ? CUZK_MSM_FIRST : 0) | (k == last ? CUZK_MSM_LAST : 0), j.running, ln);
 		spans.end(sp, ln.stream);
-		used[k & 1].record(ln.stream);
-		last = sp;
+		used[g & 1].record(ln.stream);
+		j.spans.push_back(sp);
 	}
-	return {first, last};
+	queue_pieces(extra.count);
 }
 
 // One query of the concurrent schedule: the event its scalars are ready at
@@ -203,7 +243,7 @@ void run_concurrent(cuzk_gpu_dev *dev, workspace &ws, const proof_layout &L, msm
 			device_guard dg(dev->device);   // a new thread starts on device 0
 			for (size_t j; !stop && (j = next++) < n_jobs;) {
 				jobs[j].ready->wait_on(lanes[i].stream);
-				jobs[j].spans = run_msm(*jobs[j].q, ws, L, lanes[i], 0, spans);
+				jobs[j].spans = run_msm(*jobs[j].q, lanes[i], spans);
 			}
 		} catch (const gpu_error &e) {
 			keep(e.code, e.msg.c_str());
@@ -329,7 +369,9 @@ extern "C" int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, c
 		ntt_done.record(ws.compute);
 		spans.between("upload bitmaps", CUZK_GPU_LANE_COPY, up_start, bits_ready);
 		spans.between("upload a,b,c", CUZK_GPU_LANE_COPY, bits_ready, abc_ready);
-		spans.between("upload aux,input", CUZK_GPU_LANE_COPY, rest_start, all_ready);
+		const bool aux_pieces = L.aux_in_a && pinned;   // run_streamed's copy_pieces (below)
+		if (!aux_pieces)
+			spans.between("upload aux,input", CUZK_GPU_LANE_COPY, rest_start, all_ready);
 		spans.between("ntt (h)", CUZK_GPU_LANE_COMPUTE, ntt_start, ntt_done);
 
 		const fr_t *h_scalars = A;
@@ -340,11 +382,18 @@ extern "C" int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, c
 			spans.end(sp, ws.compute);
 			h_scalars = Bv;
 		}
+		// With aux in A and a registered witness, aux crosses PCIe in pieces
+		// between h's first SRS batches (run_streamed), which would otherwise
+		// wait behind its ~4 GB at 2^27 (one copy engine takes both: a second
+		// copy stream ran after it, not beside it, on the H200); a pageable
+		// witness goes through copy's staging ring now, the host copying.
+		event_t a_free;
 		if (L.aux_in_a) {
-			event_t a_free;
 			a_free.record(ws.compute);
-			a_free.wait_on(ws.copy);
-			upload_rest();
+			if (!aux_pieces) {
+				a_free.wait_on(ws.copy);
+				upload_rest();
+			}
 		}
 		const int mont = w->montgomery ? 1 : 0;
 		msm_query q_h{"h", "msm h", "srs h", cuzk_msm_g1, cuzk_msm_g1_batch, G1_AFF_BYTES, res ? res->h : nullptr, srs->h, h_scalars, L.m - 1,
@@ -359,13 +408,20 @@ extern "C" int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, c
 			       out->b_g2, 36, ops};
 
 		// Scalars of the A and B queries, compacted into the NTT's b and c
-		// (free once h has left the NTT), from aux and input.
+		// (free once h has left them: c after the NTT, b after the NTT or,
+		// streamed, after h's MSM), from aux and input.
 		void *dscr = base + L.off_density;
-		auto compact_ab = [&](cudaStream_t s) {
+		auto compact_a = [&](cudaStream_t s) {
 			CUDA_OK(cudaMemcpyAsync(Bv, input, ni * fr, cudaMemcpyDeviceToDevice, s));
 			density_compact(Bv + ni, aux, na, a_aux_bits, dscr, L.density_bytes, s);
+		};
+		auto compact_b = [&](cudaStream_t s) {
 			density_compact(C, input, ni, b_in_bits, dscr, L.density_bytes, s);
 			density_compact(C + b_in, aux, na, b_aux_bits, dscr, L.density_bytes, s);
+		};
+		auto compact_ab = [&](cudaStream_t s) {
+			compact_a(s);
+			compact_b(s);
 		};
 		auto copy_times = [&] {
 			all_ready.sync();
@@ -378,11 +434,79 @@ extern "C" int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, c
 		// run_msm would also count the NTTs and copies queued before it,
 		// which its first synchronisation waits for.  With MSMs side by
 		// side these times overlap: their sum is more than the proof's.
-		if (L.msm_streams == 1) {
+		if (!res) {
+			// Streamed: h's batches take turns with l's, then b_g1's and
+			// b_g2's (stream_schedule.cuh), so that each one's copies run
+			// under the other's additions; a's last (its scalars go where
+			// h's are).  h's first batches run alone while aux arrives: one
+			// for every 8·B aux values (on an H200 a batch of B of h's
+			// points takes about as long to sum as 8·B scalars to cross
+			// PCIe; a lead too short only makes l wait for its scalars).
+			const msm_lane lane{ws.compute, CUZK_GPU_LANE_COMPUTE, base + L.off_msm, L.msm_bytes};
+			char *run0 = base + L.off_running, *run1 = run0 + L.running_bytes[0];
+			bool b_done = false;
+			auto scalars_b = [&] {
+				if (b_done)
+					return;
+				b_done = true;
+				all_ready.wait_on(ws.compute);
+				const size_t sp = spans.begin("b scalars", CUZK_GPU_LANE_COMPUTE, ws.compute);
+				compact_b(ws.compute);
+				spans.end(sp, ws.compute);
+			};
+			auto scalars_a = [&] {
+				all_ready.wait_on(ws.compute);
+				const size_t sp = spans.begin("a scalars", CUZK_GPU_LANE_COMPUTE, ws.compute);
+				compact_a(ws.compute);
+				spans.end(sp, ws.compute);
+			};
+			stream_job jobs[5] = {{&q_h, run0, nullptr, {}},
+					      {&q_l, run1, [&] { all_ready.wait_on(ws.compute); }, {}},
+					      {&q_b1, run1, scalars_b, {}},
+					      {&q_b2, run1, scalars_b, {}},
+					      {&q_a, run0, scalars_a, {}}};
+			std::vector<size_t> counts;
+			for (const stream_job &j : jobs) {
+				memset(j.q->out, 0, j.q->out_words * sizeof(uint64_t));   // infinity (Z = 0)
+				counts.push_back(j.batches(batch));
+			}
+			const size_t lead = L.aux_in_a ? (na + ni + 8 * batch - 1) / (8 * batch) : 0;
+			copy_pieces aux_up;
+			double aux_copy_ms = 0;
+			std::vector<size_t> aux_spans;
+			if (aux_pieces) {
+				aux_up.count = std::max<size_t>(lead, 1);
+				const size_t per = (na + aux_up.count - 1) / aux_up.count;
+				aux_up.queue = [&](size_t i) {
+					if (i == 0) {   // after h's first two batches' copies, queued during the NTT
+						a_free.wait_on(ws.copy);
+						rest_start.record(ws.copy);
+					}
+					const size_t at = std::min(na, i * per), cnt = std::min(per, na - at);
+					const size_t sp = spans.begin("upload aux", CUZK_GPU_LANE_COPY, ws.copy);
+					upload(ws, aux + at, static_cast<const fr_t *>(w->aux) + at, cnt * fr, true);
+					if (i + 1 == aux_up.count)
+						upload(ws, input, w->input, ni * fr, true);
+					spans.end(sp, ws.copy);
+					aux_spans.push_back(sp);
+					if (i + 1 == aux_up.count)
+						all_ready.record(ws.copy);
+				};
+			}
+			run_streamed(ws, L, lane, batch, spans, jobs, stream_schedule(counts, lead, 4), aux_up);
+			for (size_t sp : aux_spans)
+				aux_copy_ms += spans.span_ms(sp);
+			double *slot[5] = {&tm.msm_h_ms, &tm.msm_l_ms, &tm.msm_b_g1_ms, &tm.msm_b_g2_ms, &tm.msm_a_ms};
+			for (int i = 0; i < 5; i++)
+				*slot[i] = jobs[i].ms(spans);
+			copy_times();
+			if (aux_pieces)   // the pieces' own time, not h's batches between them
+				tm.upload_ms = abc_ready.ms_since(up_start) + aux_copy_ms;
+		} else if (L.msm_streams == 1) {
 			// One after another on the compute stream: h, then the A and B
 			// scalars, then l, a, b_g1, b_g2.
 			const msm_lane lane{ws.compute, CUZK_GPU_LANE_COMPUTE, base + L.off_msm, L.msm_bytes};
-			const span_range span_h = run_msm(q_h, ws, L, lane, batch, spans);
+			const span_range span_h = run_msm(q_h, lane, spans);
 			tm.msm_h_ms = spans.range_ms(span_h.first, span_h.last);
 			copy_times();
 			all_ready.wait_on(ws.compute);
@@ -390,7 +514,7 @@ extern "C" int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, c
 			double *slot[4] = {&tm.msm_l_ms, &tm.msm_a_ms, &tm.msm_b_g1_ms, &tm.msm_b_g2_ms};
 			const msm_query *qs[4] = {&q_l, &q_a, &q_b1, &q_b2};
 			for (int i = 0; i < 4; i++) {
-				const span_range sp = run_msm(*qs[i], ws, L, lane, batch, spans);
+				const span_range sp = run_msm(*qs[i], lane, spans);
 				if (i == 0)   // the A and B scalars are compacted before the first of these
 					spans.gap("a, b scalars", CUZK_GPU_LANE_COMPUTE, span_h.last, sp.first);
 				*slot[i] = spans.range_ms(sp.first, sp.last);

@@ -81,6 +81,8 @@ public:
 		end->sync();
 		return end->ms_since(*start);
 	}
+	// Device milliseconds of span i alone, once its end is reached.
+	double span_ms(size_t i) const { return range_ms(i, i); }
 	// A span between two timing events the caller records and keeps alive
 	// until finish().
 	void between(const char *name, cuzk_gpu_lane lane, const event_t &start, const event_t &end)

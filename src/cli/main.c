@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "prover/backend.h"
 #include "config.h"
 
 static const struct cli_command *const commands[] = {
@@ -32,6 +33,7 @@ static void print_usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+	groth16_backend_process_init();
 	if (argc < 2) {
 		fprintf(stderr, "cuzk: a command is required (see cuzk --help)\n");
 		return 2;

@@ -17,6 +17,7 @@
 #include "config.h"
 #include "daemon/daemon.h"
 #include "daemon/listen.h"
+#include "prover/backend.h"
 
 static void usage(FILE *f)
 {
@@ -210,6 +211,7 @@ int main(int argc, char **argv)
 	cuzk_error err;
 	int r;
 
+	groth16_backend_process_init();
 	if (parse_args(argc, argv, &o)) {
 		usage(stderr);
 		return 2;

@@ -137,4 +137,14 @@ extern const struct groth16_backend groth16_backend_gpu;   /* device_count 0 whe
  * NULL means "cpu".  -CUZK_E_INVAL naming the unknown name. */
 int groth16_backend_find(const struct groth16_backend **ret, const char *name, cuzk_error *err);
 
+/* Process-wide settings the backends want, for a program's main() to call
+ * first, before it starts a thread or touches a device: the CUDA runtime
+ * loads every kernel when it creates a context (CUDA_MODULE_LOADING=EAGER)
+ * unless the environment already chooses.  Loaded lazily (the runtime's
+ * default since CUDA 12.2), a kernel's first launch waits for the whole
+ * device, so the first proof's first kernel waited for its witness upload
+ * on the copy stream (~0.23 s at 2^27; docs/BENCHMARKS.md).  Nothing to do
+ * without CUDA; never fails. */
+void groth16_backend_process_init(void);
+
 #endif

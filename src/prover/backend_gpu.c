@@ -24,6 +24,14 @@ _Static_assert(CUZK_E_INVAL == CUZK_E_INVAL && CUZK_E_NOMEM == CUZK_E_NOMEM &&
 _Static_assert(sizeof(fr_t) == 32 && sizeof(g1_aff_t) == 96 && sizeof(g2_aff_t) == 192,
 	       "the device reads the host's layouts");
 
+void groth16_backend_process_init(void)
+{
+	/* 0: a CUDA_MODULE_LOADING the operator set stays.  Should setenv
+	 * fail (ENOMEM), the kernels load lazily: slower first launches,
+	 * nothing wrong. */
+	(void)setenv("CUDA_MODULE_LOADING", "EAGER", 0);
+}
+
 struct groth16_device {
 	cuzk_gpu_dev *dev;
 	int device;

@@ -23,7 +23,9 @@
 #    while it decodes the file: every proof here is one made after that
 #    overlapped upload);
 # 4. a 2^14 proof with the SRS streamed instead of resident, same bytes (also
-#    with CUZK_GPU_MSM_STREAMS=5, which a streamed SRS keeps serial), a 2^16
+#    with CUZK_GPU_MSM_STREAMS=5, which a streamed SRS keeps serial; and two
+#    PoRep-shaped 2^14 partitions from a pinned witness, verified, where the
+#    queries' batches take turns), a 2^16
 #    proof in a budget too small for it, which must fail with a VRAM error,
 #    and a bad CUZK_GPU_MSM_STREAMS, which must fail naming it; a 2^14 proof
 #    with the upload only after the decoding (CUZK_SRS_UPLOAD_OVERLAP=0),
@@ -158,6 +160,14 @@ streamed() {
 			--witness "$d/c.witness" --out "$d/streamed-s5.proof" --backend gpu --seed $SEED &&
 		cmp "$d/cpu.proof" "$d/streamed-s5.proof"
 }
+# The same path from a registered (pinned) witness, where aux crosses PCIe
+# on a copy stream of its own beside h's batches and the queries' batches
+# take turns (prove.cu, run_streamed): two PoRep-shaped partitions, each
+# verified by the benchmark against its key.
+streamed_pinned() {
+	CUZK_GPU_STREAM_BATCH=1000 "$CUZK" bench prove --backend gpu --shape porep --log-constraints 14 --seed 5 \
+		--pin --partitions 2
+}
 # A bad stream count is refused by name, before any proof.
 bad_streams() {
 	d=$W/k14
@@ -194,6 +204,8 @@ bench_from_file() {
 }
 if [ -f "$W/k14/cpu.proof" ]; then
 	step "prove 2^14, SRS streamed in 1000-point batches == cpu" streamed.log streamed
+	step "bench porep 2^14, pinned, SRS streamed in 1000-point batches, verified" streamed-pinned.log \
+		streamed_pinned
 	step "prove 2^14, CUZK_GPU_MSM_STREAMS=7: refused by name" bad-streams.log bad_streams
 	# The SRS uploaded only once the file is decoded (the order before the
 	# overlapped upload, through the same code).

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+// The streamed SRS's batch order (prove/stream_schedule.cuh) on the CPU:
+// for query shapes like a partition's (h, then l, b_g1, b_g2 taking turns
+// with it, then a) and the edge cases (no secondaries, no primary batches,
+// a lead longer than h, empty jobs), every batch runs exactly once and in
+// its job's order, the lead is the primary's alone, no primary batch
+// follows another while a secondary has batches left, the secondaries come
+// one after another in their order, and the tail jobs run last.  Runs in
+// every build (no GPU needed).
+#include <cstddef>
+#include <vector>
+
+#include "prove/stream_schedule.cuh"
+
+#include "../../tests/check.h"
+
+namespace {
+
+void check_schedule(const std::vector<size_t> &batches, size_t lead, unsigned tail)
+{
+	const std::vector<cuzk::batch_step> s = cuzk::stream_schedule(batches, lead, tail);
+	const unsigned jobs = unsigned(batches.size()), t = tail < jobs ? tail : jobs;
+	std::vector<size_t> next(jobs, 0);
+	size_t total = 0;
+	for (size_t b : batches)
+		total += b;
+	CHECK_MSG(s.size() == total, "%zu steps for %zu batches", s.size(), total);
+	size_t secondary_left = 0;
+	for (unsigned j = 1; j < t; j++)
+		secondary_left += batches[j];
+	const size_t primary = t > 0 ? batches[0] : 0;
+	bool tail_started = false, last_primary = false;
+	unsigned last_secondary = 1;
+	for (size_t i = 0; i < s.size(); i++) {
+		const unsigned j = s[i].job;
+		REQUIRE(j < jobs);
+		CHECK_MSG(s[i].k == next[j], "step %zu: job %u batch %zu, expected %zu", i, j, s[i].k, next[j]);
+		next[j] = s[i].k + 1;
+		const bool is_tail = j >= t;
+		CHECK_MSG(!tail_started || is_tail, "step %zu: job %u after the tail began", i, j);
+		tail_started = tail_started || is_tail;
+		if (is_tail)
+			continue;
+		if (i < lead && i < primary)
+			CHECK_MSG(j == 0, "step %zu of the lead is job %u", i, j);
+		if (j == 0) {
+			CHECK_MSG(!(last_primary && i >= lead && secondary_left > 0),
+				  "step %zu: two primary batches in a row with %zu secondary batches left", i,
+				  secondary_left);
+			last_primary = true;
+		} else {
+			CHECK_MSG(j >= last_secondary, "step %zu: secondary %u after %u", i, j, last_secondary);
+			last_secondary = j;
+			secondary_left--;
+			last_primary = false;
+		}
+	}
+	for (unsigned j = 0; j < jobs; j++)
+		CHECK_MSG(next[j] == batches[j], "job %u ran %zu of %zu batches", j, next[j], batches[j]);
+}
+
+} // namespace
+
+int main()
+{
+	// A 2^27 partition under 16 GiB: h, l, b_g1, b_g2 in 2^22-point batches, then a.
+	check_schedule({32, 32, 8, 8, 24}, 4, 4);
+	check_schedule({32, 48, 0, 3, 24}, 4, 4);   // more secondaries than h; an empty job
+	check_schedule({3, 10, 10}, 8, 3);           // a lead longer than h
+	check_schedule({10}, 2, 1);                  // h alone
+	check_schedule({0, 5, 5, 2}, 4, 3);          // no primary batches
+	check_schedule({7, 1, 1, 1}, 0, 4);          // no lead
+	check_schedule({5, 5}, 1, 0);                // everything a tail
+	check_schedule({}, 4, 4);
+	for (size_t h = 0; h < 12; h++)
+		for (size_t s = 0; s < 12; s++)
+			for (size_t lead = 0; lead < 6; lead++)
+				check_schedule({h, s / 2, s - s / 2, 3}, lead, 3);
+	CHECK_DONE();
+}
