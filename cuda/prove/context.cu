@@ -146,14 +146,17 @@ void upload(workspace &ws, void *dst, const void *src, size_t bytes, bool pinned
 	// the host waits for that chunk's previous copy only (an event, not the
 	// device).
 	static_assert(STAGING_CHUNK % 256 == 0, "chunks keep the device side aligned");
+	for (auto &chunk : ws.staging)
+		if (!chunk)
+			chunk = std::make_unique<pinned_mem>(STAGING_CHUNK);
 	const char *s = static_cast<const char *>(src);
 	char *d = static_cast<char *>(dst);
 	for (size_t done = 0, k = 0; done < bytes; k++) {
 		const size_t n = std::min(STAGING_CHUNK, bytes - done);
 		const int slot = (int)(k & 1);
 		ws.staged[slot].sync();
-		memcpy(ws.staging[slot].get(), s + done, n);
-		CUDA_OK(cudaMemcpyAsync(d + done, ws.staging[slot].get(), n, cudaMemcpyHostToDevice, ws.copy));
+		memcpy(ws.staging[slot]->get(), s + done, n);
+		CUDA_OK(cudaMemcpyAsync(d + done, ws.staging[slot]->get(), n, cudaMemcpyHostToDevice, ws.copy));
 		ws.staged[slot].record(ws.copy);
 		done += n;
 	}

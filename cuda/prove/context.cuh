@@ -27,11 +27,12 @@ constexpr size_t STAGING_CHUNK = (size_t)64 << 20;
 // Points per batch when the SRS is streamed (not resident): a power of two
 // from 2^18 to 2^24, the largest whose proof workspace fits the budget twice
 // (two proofs side by side, a daemon's two workers), else once
-// (pick_stream_batch).  Each batch is a whole MSM (its window sums, its host
-// syncs), so small batches cost compute, not PCIe: on an H200 a 2^27
-// partition under a 16 GiB budget streamed h in 2^20-point batches at 55
-// GB/s in 215 ms of copies, against 1213 ms of its 116 batches' MSMs
-// (10.5 ms each, where one 2^27 MSM costs 6.6 ms per 2^20 points).
+// (pick_stream_batch).  The batches of a query add into one set of
+// buckets (msm.cuh's batched MSM: the windows are reduced once, after the
+// last), so a batch's fixed cost is its sort and its launches; larger
+// batches still amortise those and the copies' per-call latency (on an
+// H200, 2^27 under a 16 GiB budget: 2^22-point batches, each 7.3 ms of
+// copy and, for h's dense scalars, 29 ms of additions).
 constexpr size_t STREAM_BATCH_MAX = (size_t)1 << 24;
 constexpr size_t STREAM_BATCH_MIN = (size_t)1 << 18;
 
@@ -112,15 +113,18 @@ size_t pick_stream_batch(size_t num_constraints, size_t num_inputs, size_t num_a
 struct workspace {
 	budgeted_mem mem;
 	stream_t compute, copy;
-	pinned_mem staging[2];
+	// The staging ring, made by the first upload from unregistered memory:
+	// a client that registers its witness never pays for it (~128 MiB of
+	// page-locked host memory a workspace, and its allocation before the
+	// proof's first copy).
+	std::unique_ptr<pinned_mem> staging[2];
 	event_t staged[2];
 	unsigned id;                  // which of the device's workspaces: names its streams on a timeline
 	// The streams of MSMs side by side, made the first time a proof asks
 	// for them (most proofs never do) and kept with the arena.
 	std::unique_ptr<stream_t> msm[MSM_STREAMS_MAX];
 	workspace(vram_budget &b, size_t bytes, unsigned ws_id)
-	    : mem(b, bytes, "a proof's working memory"), staging{pinned_mem(STAGING_CHUNK), pinned_mem(STAGING_CHUNK)},
-	      id(ws_id)
+	    : mem(b, bytes, "a proof's working memory"), id(ws_id)
 	{
 	}
 	// MSM stream i (< MSM_STREAMS_MAX); not thread-safe: the proof's own

@@ -477,7 +477,8 @@ extern "C" int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, c
 			if (aux_pieces) {
 				aux_up.count = std::max<size_t>(lead, 1);
 				const size_t per = (na + aux_up.count - 1) / aux_up.count;
-				aux_up.queue = [&](size_t i) {
+				// per by value: the queue runs after this block has ended.
+				aux_up.queue = [&, per](size_t i) {
 					if (i == 0) {   // after h's first two batches' copies, queued during the NTT
 						a_free.wait_on(ws.copy);
 						rest_start.record(ws.copy);
