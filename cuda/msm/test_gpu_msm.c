@@ -6,6 +6,8 @@
  *   test_gpu_msm                 the quick table (make check)
  *   test_gpu_msm --large         adds 2^24 + 1 points (several window groups)
  *   test_gpu_msm --bench G K R   times R MSMs on curve G (1|2) of 2^K points
+ *   test_gpu_msm --fp-pipes S R  times chains of S Fp products on the integer
+ *                                and FP64 pipes, alone and together, R runs
  *
  * Without a CUDA device it says so and exits 77 (skip). */
 #include <stdio.h>
@@ -13,6 +15,7 @@
 #include <string.h>
 
 #include "cuzk_gpu.h"
+#include "ff/fp_pipes.h"
 #include "msm/msm_check.h"
 #include "prover/gpu_host_ops.h"
 
@@ -63,12 +66,33 @@ static int bench(int curve, unsigned log_size, unsigned reps)
 	return 0;
 }
 
+static int fp_pipes(unsigned steps, unsigned reps)
+{
+	static const char *modes[] = {"integer (mul_parity)", "FP64 (fpd.cuh mul)", "FP64, integer sums", "warps split",
+				      "threads split"};
+	cuzk_fp_pipes_result b;
+	cuzk_error err = { 0 };
+	int r = cuzk_fp_pipes_bench(steps, reps, &b, &err);
+	if (r) {
+		fprintf(stderr, "fp pipes: %s\n", err.msg);
+		return 1;
+	}
+	printf("Fp products, %u a chain, best of %u runs (every chain == the integer one's):\n", steps, reps);
+	for (int m = 0; m < CUZK_FP_PIPES_MODES; m++)
+		printf("  %-22s %8.4f ns a product (%.2f ms, one wave: %u blocks of 128)  %.2fx integer\n",
+		       modes[m], b.ns_per_product[m], b.ms[m], b.blocks[m],
+		       b.ns_per_product[0] / b.ns_per_product[m]);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (cuzk_gpu_device_count() <= 0) {
 		printf("SKIP: no CUDA device\n");
 		return 77;
 	}
+	if (argc == 4 && strcmp(argv[1], "--fp-pipes") == 0)
+		return fp_pipes((unsigned)atoi(argv[2]), (unsigned)atoi(argv[3]));
 	if (argc == 5 && strcmp(argv[1], "--bench") == 0)
 		return bench(atoi(argv[2]), (unsigned)atoi(argv[3]), (unsigned)atoi(argv[4]));
 
