@@ -435,11 +435,10 @@ extern "C" int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, c
 		// which its first synchronisation waits for.  With MSMs side by
 		// side these times overlap: their sum is more than the proof's.
 		if (!res) {
-			// Streamed: h's batches take turns with l's, then b_g1's, and
-			// a's (whose scalars go where h's are, so after h) with b_g2's
-			// (stream_schedule.cuh), so that the copy-bound batches' copies
-			// run under the others' additions.  h's first batches run alone
-			// while aux arrives: one
+			// Streamed: h's batches take turns with l's, then b_g1's and
+			// b_g2's (stream_schedule.cuh), so that each one's copies run
+			// under the other's additions; a's last (its scalars go where
+			// h's are).  h's first batches run alone while aux arrives: one
 			// for every 8·B aux values (on an H200 a batch of B of h's
 			// points takes about as long to sum as 8·B scalars to cross
 			// PCIe; a lead too short only makes l wait for its scalars).
@@ -495,8 +494,7 @@ extern "C" int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, c
 						all_ready.record(ws.copy);
 				};
 			}
-			const std::vector<schedule_phase> phases = {{0, {1, 2}, lead}, {4, {3}, 0}};
-			run_streamed(ws, L, lane, batch, spans, jobs, stream_schedule(counts, phases), aux_up);
+			run_streamed(ws, L, lane, batch, spans, jobs, stream_schedule(counts, lead, 4), aux_up);
 			for (size_t sp : aux_spans)
 				aux_copy_ms += spans.span_ms(sp);
 			double *slot[5] = {&tm.msm_h_ms, &tm.msm_l_ms, &tm.msm_b_g1_ms, &tm.msm_b_g2_ms, &tm.msm_a_ms};

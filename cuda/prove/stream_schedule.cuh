@@ -9,10 +9,7 @@
 // 6 ms to sum), while h's dense batches are bound by their additions (29 ms
 // against the same 7.3 ms of copy).  Run one after the other, the copy
 // engine idles through h and the SMs wait through l, a and b; taking turns,
-// each query's copies run under the other's additions.  And a, whose
-// scalars overwrite h's, must wait for h's last batch: the G2 query b_g2
-// (19 ms of additions to 14 ms of copy a batch) is kept to take turns with
-// it, so that a's copy-bound batches are not left to run alone.
+// each query's copies run under the other's additions.
 #ifndef CUZK_CUDA_PROVE_STREAM_SCHEDULE_CUH
 #define CUZK_CUDA_PROVE_STREAM_SCHEDULE_CUH
 
@@ -26,54 +23,55 @@ struct batch_step {
 	size_t k;       // that job's batch
 };
 
-// One phase of the schedule: a primary job and the partners that take turns
-// with it.  The primary's first `lead` batches run alone (the time the
-// partners' scalars need to arrive); then its batches and its partners'
-// are spread evenly, ceil(i·S/R) partner batches after the primary's i-th
-// of the R left (S partner batches in all), the partners one after another
-// in their order (they may share running sums); what a primary without
-// batches leaves, its partners run alone.
-struct schedule_phase {
-	unsigned primary;
-	std::vector<unsigned> partners;
-	size_t lead = 0;
-};
-
-// The phases one after another (a phase's jobs never before the previous
-// phase's last batch: the next primary's scalars may overwrite the
-// previous one's).  batches[j]: job j's batch count; a job named in no
-// phase does not run.  Every named job's batches come in order, each once.
-inline std::vector<batch_step> stream_schedule(const std::vector<size_t> &batches,
-					       const std::vector<schedule_phase> &phases)
+// batches[j]: job j's batch count.  Job 0 (the primary, h) runs its first
+// `lead` batches alone (the time the secondaries' scalars need to arrive),
+// then takes turns one for one with jobs 1 .. tail-1 (the secondaries, one
+// after another in their order) while both sides have batches left, then
+// whichever side is left; jobs tail .. end run after all of those, in order
+// (their scalars are written once the primary is done).  Every job's batches
+// come in order, each exactly once.
+inline std::vector<batch_step> stream_schedule(const std::vector<size_t> &batches, size_t lead, unsigned tail)
 {
 	std::vector<batch_step> out;
-	auto count = [&](unsigned j) { return j < batches.size() ? batches[j] : 0; };
-	for (const schedule_phase &ph : phases) {
-		const size_t primary = count(ph.primary);
-		size_t partner_total = 0;
-		for (unsigned j : ph.partners)
-			partner_total += count(j);
-		size_t kp = 0, emitted = 0, pi = 0, pk = 0;   // primary's next; partners emitted; which, its next
-		auto partner_batch = [&] {
-			while (pi < ph.partners.size() && pk == count(ph.partners[pi])) {
-				pi++;
-				pk = 0;
-			}
-			out.push_back(batch_step{ph.partners[pi], pk++});
-			emitted++;
-		};
-		while (kp < primary && kp < ph.lead)
-			out.push_back(batch_step{ph.primary, kp++});
-		const size_t rest = primary - kp;
-		for (size_t i = 1; kp < primary; i++) {
-			out.push_back(batch_step{ph.primary, kp++});
-			const size_t due = (i * partner_total + rest - 1) / rest;
-			while (emitted < due)
-				partner_batch();
+	const unsigned jobs = unsigned(batches.size());
+	if (tail > jobs)
+		tail = jobs;
+	size_t total = 0;
+	for (size_t b : batches)
+		total += b;
+	out.reserve(total);
+	size_t kp = 0;                // the primary's next batch
+	unsigned sj = 1;              // the secondary in progress, and its next batch
+	size_t sk = 0;
+	auto next_secondary = [&](batch_step &st) {
+		while (sj < tail && sk == batches[sj]) {
+			sj++;
+			sk = 0;
 		}
-		while (emitted < partner_total)
-			partner_batch();
+		if (sj >= tail)
+			return false;
+		st = batch_step{sj, sk++};
+		return true;
+	};
+	const size_t primary = tail > 0 ? batches[0] : 0;
+	while (kp < primary && kp < lead)
+		out.push_back(batch_step{0, kp++});
+	for (bool turn_primary = false;;) {
+		batch_step st{};
+		if (turn_primary && kp < primary) {
+			out.push_back(batch_step{0, kp++});
+		} else if (next_secondary(st)) {
+			out.push_back(st);
+		} else if (kp < primary) {
+			out.push_back(batch_step{0, kp++});
+		} else {
+			break;
+		}
+		turn_primary = !turn_primary;
 	}
+	for (unsigned j = tail; j < jobs; j++)
+		for (size_t k = 0; k < batches[j]; k++)
+			out.push_back(batch_step{j, k});
 	return out;
 }
 
