@@ -92,11 +92,6 @@ template <int MODE> __global__ void chains_k(fp_t *out, unsigned steps)
 	out[2 * t + 1] = x1;
 }
 
-const char *mode_name(int m)
-{
-	static const char *names[] = {"integer", "FP64", "FP64 with integer sums", "warps split", "threads split"};
-	return names[m];
-}
 
 template <int MODE> void run_mode(unsigned steps, unsigned reps, unsigned blocks, fp_t *d_out, cuzk_fp_pipes_result *r)
 {
@@ -126,6 +121,14 @@ template <int MODE> unsigned wave(int sms)
 
 } // namespace
 } // namespace cuzk
+
+extern "C" const char *cuzk_fp_pipes_mode_name(int m)
+{
+	static const char *names[CUZK_FP_PIPES_MODES] = {"integer (mul_parity)", "FP64 (fpd.cuh mul)",
+							  "FP64, integer sums (mul_ia)", "warps split",
+							  "threads split"};
+	return m >= 0 && m < CUZK_FP_PIPES_MODES ? names[m] : "?";
+}
 
 extern "C" int cuzk_fp_pipes_bench(unsigned steps, unsigned reps, cuzk_fp_pipes_result *out, cuzk_error *err)
 {
@@ -165,6 +168,6 @@ extern "C" int cuzk_fp_pipes_bench(unsigned steps, unsigned reps, cuzk_fp_pipes_
 			for (size_t c = 0; c < common; c++)
 				if (std::memcmp(&h[c], &h[m * stride + c], sizeof(fp_t)))
 					gpu_fail(CUZK_E_MISMATCH, "fp pipes: %s mode, chain %zu of %zu differs from the "
-						 "integer one's", mode_name(m), c, common);
+						 "integer one's", cuzk_fp_pipes_mode_name(m), c, common);
 	});
 }

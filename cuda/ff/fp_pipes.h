@@ -30,6 +30,9 @@ typedef struct cuzk_fp_pipes_result {
 	unsigned blocks[CUZK_FP_PIPES_MODES];       /* one wave: occupancy x SMs */
 } cuzk_fp_pipes_result;
 
+/* The mode's name for a table or a message ("?" when m is out of range). */
+const char *cuzk_fp_pipes_mode_name(int m);
+
 /* Each thread runs two chains x <- x·y of `steps` products from its own
  * canonical values, in each mode (one wave of blocks at that mode's
  * occupancy), reps times; then every chain's last value, brought to

@@ -286,12 +286,12 @@ CUZK_UNROLL
 	// x in (-2p, 2p): carry -1 means x = X - 2^384, and X + 2p mod 2^384 is
 	// x + 2p, in [0, 2p); carry 0 means x = X, in [0, 2p).
 	if (carry < 0) {
-		fp_t two_p;
+		uint32_t p[12];
 CUZK_UNROLL
 		for (int w = 0; w < 12; w++)
-			two_p.v[w] = fp_detail::P(w);
-		fp_detail::add_limbs<12>(r.v, r.v, two_p.v);
-		fp_detail::add_limbs<12>(r.v, r.v, two_p.v);
+			p[w] = fp_detail::P(w);
+		fp_detail::add_limbs<12>(r.v, r.v, p);   // twice: + 2p
+		fp_detail::add_limbs<12>(r.v, r.v, p);
 	}
 	fp_detail::reduce_once(r.v, r.v);
 	return r;

@@ -68,8 +68,6 @@ static int bench(int curve, unsigned log_size, unsigned reps)
 
 static int fp_pipes(unsigned steps, unsigned reps)
 {
-	static const char *modes[] = {"integer (mul_parity)", "FP64 (fpd.cuh mul)", "FP64, integer sums", "warps split",
-				      "threads split"};
 	cuzk_fp_pipes_result b;
 	cuzk_error err = { 0 };
 	int r = cuzk_fp_pipes_bench(steps, reps, &b, &err);
@@ -79,8 +77,8 @@ static int fp_pipes(unsigned steps, unsigned reps)
 	}
 	printf("Fp products, %u a chain, best of %u runs (every chain == the integer one's):\n", steps, reps);
 	for (int m = 0; m < CUZK_FP_PIPES_MODES; m++)
-		printf("  %-22s %8.4f ns a product (%.2f ms, one wave: %u blocks of 128)  %.2fx integer\n",
-		       modes[m], b.ns_per_product[m], b.ms[m], b.blocks[m],
+		printf("  %-28s %8.4f ns a product (%.2f ms, one wave: %u blocks of 128)  %.2fx integer\n",
+		       cuzk_fp_pipes_mode_name(m), b.ns_per_product[m], b.ms[m], b.blocks[m],
 		       b.ns_per_product[0] / b.ns_per_product[m]);
 	return 0;
 }

@@ -483,14 +483,15 @@ extern "C" int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, c
 						a_free.wait_on(ws.copy);
 						rest_start.record(ws.copy);
 					}
+					const bool last = i + 1 == aux_up.count;   // input goes with the last piece
 					const size_t at = std::min(na, i * per), cnt = std::min(per, na - at);
 					const size_t sp = spans.begin("upload aux", CUZK_GPU_LANE_COPY, ws.copy);
 					upload(ws, aux + at, static_cast<const fr_t *>(w->aux) + at, cnt * fr, true);
-					if (i + 1 == aux_up.count)
+					if (last)
 						upload(ws, input, w->input, ni * fr, true);
 					spans.end(sp, ws.copy);
 					aux_spans.push_back(sp);
-					if (i + 1 == aux_up.count)
+					if (last)
 						all_ready.record(ws.copy);
 				};
 			}
