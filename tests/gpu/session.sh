@@ -18,7 +18,8 @@
 #   quick    the same with MAX_LOG 16 and SANITIZE=0 (after a small change);
 #   bench    tests/gpu/bench.sh $BUILD, with the anchor kit from $ANCHOR
 #            (default .anchor, a copy of ../shared/anchor) if it is there;
-#   profile  tests/gpu/profile.sh $BUILD (Nsight Compute, text).
+#   profile  tests/gpu/profile.sh $BUILD $PROFILE_WHAT (Nsight Compute,
+#            text; default its own list: ntt msm-g1 msm-g2).
 # OUT_DIR gets the tables (check.txt, bench.txt, profile.txt) and logs.tgz.
 set -u
 OUT=${1:?usage: tests/gpu/session.sh OUT_DIR [STEP...]}
@@ -71,7 +72,8 @@ for s in $STEPS; do
 		table "$logs/bench/bench-table.txt" bench.txt
 		;;
 	profile)
-		sh tests/gpu/profile.sh "$BUILD" "$logs/profile" >/dev/null 2>&1 || rc=$?
+		# shellcheck disable=SC2086  # PROFILE_WHAT is a list of profiles
+		sh tests/gpu/profile.sh "$BUILD" "$logs/profile" ${PROFILE_WHAT:-} >/dev/null 2>&1 || rc=$?
 		table "$logs/profile/profile-summary.txt" profile.txt
 		;;
 	*) echo "unknown step '$s' (build, check, quick, bench, profile)" >&2; exit 2 ;;
