@@ -69,7 +69,9 @@
 #           at 2^K on any machine (parameters then made by the step in
 #           $WORK); DAEMON_REPEAT (10) and DAEMON_INFLIGHT (2).
 # Every step appends to OUT/table.txt; the exit status is non-zero if any
-# step failed.
+# step failed.  ARCHIVE=FILE also packs everything under OUT into one
+# gzipped tar (a device command brings back only a few files: put FILE
+# under the command's $OUT and OUT elsewhere).
 set -u
 B=${1:?usage: scripts/gpu-porep.sh BUILD OUT [STEP...]}
 OUT=${2:?usage: scripts/gpu-porep.sh BUILD OUT [STEP...]}
@@ -481,4 +483,8 @@ done
 echo
 echo "== results in $OUT"
 cat "$TABLE"
+if [ -n "${ARCHIVE:-}" ] && ! tar -czf "$ARCHIVE" -C "$OUT" .; then
+	echo "could not pack $OUT into $ARCHIVE" >&2
+	failed=$((failed + 1))
+fi
 [ "$failed" -eq 0 ]
