@@ -48,7 +48,7 @@ failed=0
 # Achieved against peak per pipe (the integer multiply-adds go to the fma
 # pipes, IMAD.WIDE to fmaheavy; FP64 and the ALU beside them), with the SM's
 # and DRAM's throughput: the names this ncu knows, from a list, so that an
-# ncu without one of them still profiles.
+# ncu without one of them still profiles; printed comma-separated.
 pipe_metrics() {
 	"$NCU" --query-metrics --chip "${NCU_CHIP:-gh100}" >"$OUT/ncu-metrics.txt" 2>&1 || return 0
 	m=""
@@ -62,7 +62,7 @@ pipe_metrics() {
 		*) m="$m${m:+,}$base.avg.pct_of_peak_sustained_active" ;;
 		esac
 	done
-	[ -n "$m" ] && printf -- '--metrics %s' "$m"
+	printf '%s' "$m"
 }
 METRICS=$(pipe_metrics)
 
@@ -78,7 +78,7 @@ profile() {
 	log=$OUT/ncu-$name.txt
 	# shellcheck disable=SC2086  # SECTIONS is a list of options
 	timeout 300 "$NCU" --clock-control none --kernel-name "regex:$regex" --launch-count "$count" \
-		$SECTIONS $METRICS --print-details all "$@" >"$log" 2>&1
+		$SECTIONS ${METRICS:+--metrics "$METRICS"} --print-details all "$@" >"$log" 2>&1
 	rc=$?
 	if [ $rc -ne 0 ] || ! grep -q 'Duration' "$log"; then
 		echo "$name: FAIL (ncu rc $rc, see $(basename "$log"))" | tee -a "$SUMMARY"
@@ -127,14 +127,13 @@ for w in $WHAT; do
 		done
 		;;
 	kernels)
-		# every kernel of one G1 MSM of each size in $KERNEL_LOGS (default
-		# "16 24"; the warm-up call of --bench, the points made first
-		# included): its duration and the fma pipes' use, summed by name
+		# every kernel of the G1 MSM calls of `--bench 1 K 1` (the warm-up
+		# and the timed one) for each K in $KERNEL_LOGS (default "16 24"):
+		# its time a call, its share and its pipes' use
 		for k in ${KERNEL_LOGS:-16 24}; do
 			csv=$OUT/kernels-g1-$k.csv
-			# shellcheck disable=SC2086  # METRICS is a list of options
 			timeout 300 "$NCU" --clock-control none --launch-count 400 --csv --print-units base \
-				--metrics gpu__time_duration.sum${METRICS:+,${METRICS#--metrics }} \
+				--metrics "gpu__time_duration.sum${METRICS:+,$METRICS}" \
 				"$MSM" --bench 1 "$k" 1 >"$csv" 2>"$OUT/kernels-g1-$k.log" || {
 				echo "kernels $k: FAIL (see kernels-g1-$k.log)" | tee -a "$SUMMARY"
 				failed=$((failed + 1))
@@ -155,27 +154,28 @@ for r in rows:
         continue
     d = agg.setdefault(name, collections.defaultdict(list))
     d[r[mi]].append(float(r[vi].replace(",", "")))
+TIME = "gpu__time_duration.sum"
+def weighted(v, ts):
+    # a metric's mean over the launches, each weighted by its time
+    if len(v) != len(ts) or not sum(ts):
+        return sum(v) / len(v)
+    return sum(x * w for x, w in zip(v, ts)) / sum(ts)
 # every MSM call ends with one conversion to Jacobian
-calls = len(agg.get("msm::levels_to_jacobian", {}).get("gpu__time_duration.sum", [])) or 1
-total = sum(sum(d.get("gpu__time_duration.sum", [0])) for d in agg.values()) / calls
+calls = len(agg.get("msm::levels_to_jacobian", {}).get(TIME, [])) or 1
+total = sum(sum(d.get(TIME, [])) for d in agg.values()) / calls
 print("%d calls, %.1f us of kernels a call" % (calls, total / 1e3))
 for name, d in agg.items():
-    t = sum(d.get("gpu__time_duration.sum", [0])) / calls
-    # % of peak, weighted by each launch's time: the pipes' busy cycles
-    # (IMAD.WIDE is fmaheavy's), the SM's, DRAM's
-    ts = d.get("gpu__time_duration.sum", [])
-    def mean(v):
-        if len(v) != len(ts) or not sum(ts):
-            return sum(v) / len(v)
-        return sum(x * w for x, w in zip(v, ts)) / sum(ts)
-    extra = "  ".join("%s %.1f" % (label, mean(d[m])) for label, m in (
+    ts = d.get(TIME, [])
+    t = sum(ts) / calls
+    # % of peak: the pipes' busy cycles (IMAD.WIDE is fmaheavy's), the SM's, DRAM's
+    extra = "  ".join("%s %.1f" % (label, weighted(d[m], ts)) for label, m in (
         ("fmaheavy", "sm__pipe_fmaheavy_cycles_active.avg.pct_of_peak_sustained_active"),
         ("alu", "sm__pipe_alu_cycles_active.avg.pct_of_peak_sustained_active"),
         ("fp64", "sm__pipe_fp64_cycles_active.avg.pct_of_peak_sustained_active"),
         ("sm", "sm__throughput.avg.pct_of_peak_sustained_elapsed"),
         ("dram", "dram__throughput.avg.pct_of_peak_sustained_elapsed")) if d.get(m))
     print("%-36s %11.1f us %5.1f%% %4d launches  %s" % (name[:36], t / 1e3, 100 * t / total,
-          len(d.get("gpu__time_duration.sum", [])) // calls, extra))
+          len(ts) // calls, extra))
 PY
 			} | tee -a "$SUMMARY"
 		done
