@@ -7,7 +7,7 @@
  *
  *   test_gpu_ntt --large K    also every kind at 2^21..2^K (three passes of
  *                             the radix-8 kernel) and h at 2^K
- *   test_gpu_ntt --bench-h K  times h at 2^K (device time of its 7 NTTs and
+ *   test_gpu_ntt --bench-h K  times h at 2^K (device time of its 6 NTTs and
  *                             the quotient, median of 5), no checks */
 #include <stdio.h>
 #include <stdlib.h>
@@ -129,7 +129,7 @@ static int bench_h(cuzk_gpu_dev *dev, unsigned log_n, rng_t *rng)
 			ms[j - 1] = t;
 		}
 	const char *impl = getenv("CUZK_NTT_IMPL");
-	printf("h (7 NTTs + quotient) 2^%u, %s kernel: %.2f ms (median of 5; min %.2f, max %.2f)\n", log_n,
+	printf("h (6 NTTs) 2^%u, %s kernel: %.2f ms (median of 5; min %.2f, max %.2f)\n", log_n,
 	       impl ? impl : "default", ms[2], ms[0], ms[4]);
 	for (int i = 0; i < 3; i++)
 		free(abc[i]);

@@ -46,9 +46,19 @@ void ntt_natural_with(const Run &run, const ntt_tables_view &t, fr_t *out, const
 
 // h for Groth16 (docs/GROTH16.md, "The math"), on a, b, c of 2^log_n elements each,
 // in Montgomery form unless canonical.  Leaves h's coefficients in a in
-// bit-reversed order; b and c are clobbered.  Seven transforms and never a
+// bit-reversed order; b and c are clobbered.  Six transforms and never a
 // permutation: iNTT natural -> bit-reversed (DIF), coset NTT bit-reversed ->
 // natural (DIT), and for the quotient iNTT natural -> bit-reversed again.
+//
+// C needs no coset values.  With P = A·B - C = h·(x^m - 1), the coset iNTT
+// of P's values on g·H gives P mod (x^m - g^m) = h·(g^m - 1), and C, of
+// degree below m, is its own remainder, so
+//   h = (coset-iNTT(A·B on the coset) - C) / (g^m - 1):
+// c gets its iNTT alone, scaled by 1/(m·Z) (Z = g^m - 1), and the last iNTT
+// subtracts it on its way out.  The 1/m of both iNTTs and the 1/Z ride on
+// their epilogue constants.  Any a, b, c give the CPU's bytes
+// (src/prover/ntt.c takes the seven-transform way: the two are checked
+// against each other).
 // ready(i) is called before the first transform of input i (a, b, c), so
 // that a device caller can start on a while b and c are still uploading.
 template <class Run, class Ready>
@@ -62,24 +72,29 @@ void ntt_compute_h_with(const Run &run, const ntt_tables_view &t, fr_t *a, fr_t 
 	coset_in.p_lo = t.g_lo[0];
 	coset_in.p_hi = t.g_hi[0];
 	coset_in.bitrev_index = true;
-	fr_t *abc[3] = {a, b, c};
-	for (int i = 0; i < 3; i++) {
-		fr_t *x = abc[i];
+	fr_t *ab[2] = {a, b};
+	for (int i = 0; i < 2; i++) {
+		fr_t *x = ab[i];
 		ready(i);
 		run(x, x, log_n, ntt_dir::inverse, ntt_order::natural_to_bitrev, ntt_scale{}, coset_in, ntt_quotient{});
 		run(x, x, log_n, ntt_dir::forward, ntt_order::bitrev_to_natural, ntt_scale{}, ntt_scale{},
 		    ntt_quotient{});
 	}
-	// t = (a·b - c)/Z on the coset: a·b - c taken in by the last iNTT, 1/Z
-	// with its 1/m; coefficient bitrev(p) times g^-bitrev(p) on the way out.
+	// C's coefficients / Z, bit-reversed as the last iNTT leaves h's.
+	ntt_scale c_out;
+	c_out.cst = (canonical ? t.r2_z_inv_m : t.z_inv_m) + log_n;
+	ready(2);
+	run(c, c, log_n, ntt_dir::inverse, ntt_order::natural_to_bitrev, ntt_scale{}, c_out, ntt_quotient{});
+	// a·b on the coset, taken in by the last iNTT; on the way out
+	// coefficient bitrev(p) times g^-bitrev(p)/(m·Z), minus C's / Z.
 	ntt_quotient quot;
 	quot.b = b;
-	quot.c = c;
 	ntt_scale coset_out;
 	coset_out.cst = t.z_inv_m + log_n;
 	coset_out.p_lo = t.g_lo[1];
 	coset_out.p_hi = t.g_hi[1];
 	coset_out.bitrev_index = true;
+	coset_out.sub = c;
 	run(a, a, log_n, ntt_dir::inverse, ntt_order::natural_to_bitrev, ntt_scale{}, coset_out, quot);
 }
 

@@ -153,13 +153,12 @@ __global__ void __launch_bounds__(NTT_THREADS, RB == 3 ? 2 : 3) ntt_pass(pass_ar
 	}
 }
 
-// out = a·b - c, the quotient on the coset but for its constant (radix2
-// path; the radix8 kernel takes it in with its first loads).
-__global__ void __launch_bounds__(NTT_THREADS) h_quotient(fr_t *out, const fr_t *a, const fr_t *b,
-							  const fr_t *c, uint32_t n)
+// out = a·b, A·B on the coset (radix2 path; the radix8 kernel takes it in
+// with its first loads).
+__global__ void __launch_bounds__(NTT_THREADS) h_quotient(fr_t *out, const fr_t *a, const fr_t *b, uint32_t n)
 {
 	for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
-		ntt_store(out + i, fr_sub(fr_mul(ntt_load(a + i), ntt_load(b + i)), ntt_load(c + i)));
+		ntt_store(out + i, fr_mul(ntt_load(a + i), ntt_load(b + i)));
 }
 
 __global__ void __launch_bounds__(NTT_THREADS) bit_reverse(fr_t *out, const fr_t *in, unsigned log_n)
@@ -185,12 +184,12 @@ __global__ void __launch_bounds__(NTT_THREADS) fill_direct(fr_t *out, const fr_t
 		out[j] = pow_from_tables(lo, hi, j << (NTT_LOG_MAX - NTT_DIRECT_LOG));
 }
 
-__global__ void fill_domain_consts(fr_t *inv_m, fr_t *z_inv_m, fr_t *r2_inv_m)
+__global__ void fill_domain_consts(fr_t *inv_m, fr_t *z_inv_m, fr_t *r2_inv_m, fr_t *r2_z_inv_m)
 {
 	const unsigned lg = threadIdx.x;
 	if (lg > NTT_LOG_MAX)
 		return;
-	domain_consts_entry(inv_m, z_inv_m, r2_inv_m, lg);
+	domain_consts_entry(inv_m, z_inv_m, r2_inv_m, r2_z_inv_m, lg);
 }
 
 // Bits per pass, top pass first, as even as possible.
@@ -333,7 +332,7 @@ void ntt_tables::build(vram_budget &budget, cudaStream_t s)
 {
 	const size_t T = (size_t)1 << NTT_TW_BITS;
 	const size_t D = (size_t)1 << NTT_DIRECT_LOG;
-	const size_t count = 8 * T + 3 * (NTT_LOG_MAX + 1) + 2 * D;
+	const size_t count = 8 * T + 4 * (NTT_LOG_MAX + 1) + 2 * D;
 	const size_t bytes = count * sizeof(fr_t);
 	if (!budget.try_reserve(bytes))
 		gpu_fail(CUZK_E_VRAM, "NTT tables need %zu KiB but the VRAM budget is %zu MiB",
@@ -350,10 +349,11 @@ void ntt_tables::build(vram_budget &budget, cudaStream_t s)
 										  bases[i]);
 		CUDA_LAUNCHED("fill_pow_tables");
 	}
-	fr_t *inv_m = p + 8 * T, *z_inv_m = inv_m + NTT_LOG_MAX + 1, *r2_inv_m = z_inv_m + NTT_LOG_MAX + 1;
-	fill_domain_consts<<<1, 32, 0, s>>>(inv_m, z_inv_m, r2_inv_m);
+	fr_t *inv_m = p + 8 * T, *z_inv_m = inv_m + NTT_LOG_MAX + 1, *r2_inv_m = z_inv_m + NTT_LOG_MAX + 1,
+	     *r2_z_inv_m = r2_inv_m + NTT_LOG_MAX + 1;
+	fill_domain_consts<<<1, 32, 0, s>>>(inv_m, z_inv_m, r2_inv_m, r2_z_inv_m);
 	CUDA_LAUNCHED("fill_domain_consts");
-	fr_t *direct = r2_inv_m + NTT_LOG_MAX + 1;
+	fr_t *direct = r2_z_inv_m + NTT_LOG_MAX + 1;
 	for (int d = 0; d < 2; d++) {
 		fill_direct<<<(unsigned)(D / NTT_THREADS), NTT_THREADS, 0, s>>>(direct + d * D, tab[2 * d],
 										 tab[2 * d + 1]);
@@ -376,6 +376,7 @@ void ntt_tables::build(vram_budget &budget, cudaStream_t s)
 	view_.inv_m = inv_m;
 	view_.z_inv_m = z_inv_m;
 	view_.r2_inv_m = r2_inv_m;
+	view_.r2_z_inv_m = r2_z_inv_m;
 	set_smem_limits();
 	ntt8_set_smem_limits();
 }
@@ -396,7 +397,7 @@ void ntt_run(const ntt_tables_view &t, fr_t *out, const fr_t *in, unsigned log_n
 	}
 	if (quot.b) {
 		const uint32_t n = 1u << log_n;
-		h_quotient<<<grid_for(n / NTT_THREADS, 8), NTT_THREADS, 0, s>>>(out, in, quot.b, quot.c, n);
+		h_quotient<<<grid_for(n / NTT_THREADS, 8), NTT_THREADS, 0, s>>>(out, in, quot.b, n);
 		CUDA_LAUNCHED("h_quotient");
 		in = out;
 	}

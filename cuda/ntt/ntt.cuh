@@ -66,12 +66,13 @@
 //   subtraction, sums and differences reduce modulo 2r, and the last pass
 //   reduces fully, so outputs are the CPU's bytes.
 // - Element-wise factors (the boundary twiddle, the prologue scale, the
-//   quotient (a·b - c)/Z of the H computation, the epilogue scale) ride on
-//   the first loads and last stores of a transform; they are applied in a
-//   loop that is not unrolled, through the thread's own shared-memory slots,
-//   which keeps the kernel's code (and the instruction cache it needs) small.
-//   Fusing the quotient into the last iNTT saves a whole read-modify-write
-//   of three vectors (~12 GB at 2^27).
+//   product a·b of the H computation, the epilogue scale and its
+//   subtraction of C's coefficients, ntt/chain.cuh) ride on the first loads
+//   and last stores of a transform; they are applied in a loop that is not
+//   unrolled, through the thread's own shared-memory slots, which keeps the
+//   kernel's code (and the instruction cache it needs) small.  Fusing them
+//   into the last iNTT saves whole read-modify-writes of the vectors (~4 GB
+//   each at 2^27).
 // - The kernel is written once for both sides: ntt/radix8.cuh holds one
 //   thread's work between two barriers, which the device kernel runs per
 //   thread and the host test runs for every thread in turn, so CI checks the
@@ -126,7 +127,7 @@ public:
 // Runs one NTT of 2^log_n elements on stream s.  in == out for in-place
 // orders; natural_to_natural needs in != out (in is only read).  pro applies
 // to the input, epi to the output; quot, when set, replaces the input x by
-// (x·b - c)·z first.
+// x·b first.
 void ntt_run(const ntt_tables_view &t, fr_t *out, const fr_t *in, unsigned log_n, ntt_dir dir,
 	     ntt_order order, const ntt_scale &pro, const ntt_scale &epi, cudaStream_t s,
 	     const ntt_quotient &quot = ntt_quotient{});

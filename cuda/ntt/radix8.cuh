@@ -367,10 +367,8 @@ CUZK_UNROLL
 // entry or constant, so any 256-bit first factor gives a result below 2r.
 CUZK_HD fr_t ntt8_pre(const ntt8_pass &a, uint32_t pos, fr_t x)
 {
-	if (a.quot.b) {
+	if (a.quot.b)
 		x = fr_mul_lazy<true>(x, ntt_load(a.quot.b + pos));
-		x = fr_sub_lazy(x, ntt_load(a.quot.c + pos));
-	}
 	if (a.pro.p_lo) {
 		const uint32_t idx = a.pro.bitrev_index ? ntt_bitrev(pos, a.log_n) : pos;
 		x = fr_mul_lazy<true>(x, ntt_load(a.pro.p_lo + (idx & NTT_TW_MASK)));
@@ -408,7 +406,16 @@ CUZK_HD fr_t ntt8_post(const ntt8_pass &a, uint32_t pos, fr_t x)
 	}
 	if (a.epi.cst)
 		x = fr_mul_lazy<true>(x, ntt_load(a.epi.cst));
-	return a.last ? fr_reduce(x) : x;
+	if (!a.last)
+		return x;
+	x = fr_reduce(x);
+	return a.epi.sub ? fr_sub(x, ntt_load(a.epi.sub + pos)) : x;
+}
+
+// The last pass's epilogue has work of its own (through shared memory).
+CUZK_HD bool ntt8_has_post(const ntt8_pass &a)
+{
+	return a.epi.p_lo || a.epi.cst || a.epi.sub;
 }
 
 // The roots of a pass, ω_K^j = ω_{2^18}^(j·2^(18-k)) for j < K; thread tid
@@ -453,7 +460,7 @@ CUZK_HD void ntt8_put(const ntt8_pass &a, uint32_t tile, bool final_round, unsig
 		      uint32_t *sm, const fr_t x[8])
 {
 	const unsigned E = 1u << (a.k + a.cols_log);
-	if (!final_round || a.epi.p_lo || a.epi.cst) {
+	if (!final_round || ntt8_has_post(a)) {
 CUZK_UNROLL
 		for (unsigned s = 0; s < 8; s++)
 			ntt8_sm_put(sm, E, ntt8_slot_of(a, R, b0, tid, s).e, x[s]);
@@ -518,7 +525,7 @@ CUZK_HD void ntt8_phase(const ntt8_pass &a, uint32_t tile, unsigned rd, unsigned
 	const unsigned b0 = 3 * (DIT ? rd : rounds - 1 - rd);
 	const unsigned R = a.k - b0 < 3 ? a.k - b0 : 3;
 	const bool last = rd == rounds - 1;
-	const bool staged_epilogue = a.epi.p_lo || a.epi.cst;
+	const bool staged_epilogue = ntt8_has_post(a);
 	fr_t x[8];
 	ntt8_get(a, tile, rd == 0, R, b0, tid, sm, x);
 	if (last && !staged_epilogue)

@@ -50,6 +50,7 @@ struct ntt_tables_view {
 	const fr_t *inv_m;               // [log_n] 1/m, m = 2^log_n, log_n = 0..28
 	const fr_t *z_inv_m;             // [log_n] 1/(m·Z), Z = g^m - 1 on the coset
 	const fr_t *r2_inv_m;            // [log_n] R^2/m (into Montgomery form, and 1/m)
+	const fr_t *r2_z_inv_m;          // [log_n] R^2/(m·Z)
 	unsigned round_bits;             // radix-2 kernel: stages per register round (1..3)
 	ntt_impl impl;
 	ntt8_shape ntt8;                 // radix-8 kernel: its block shape
@@ -58,18 +59,21 @@ struct ntt_tables_view {
 
 // A factor c · G^idx applied to each element; idx is the natural index of the
 // element (its position, or the bit-reversal of it in a bit-reversed array).
+// As an epilogue only, sub[pos] (fully reduced, at the output's positions) is
+// then subtracted: the H computation's C coefficients (ntt/chain.cuh).
 struct ntt_scale {
 	const fr_t *cst = nullptr;       // nullptr: c = 1
 	const fr_t *p_lo = nullptr;      // nullptr: G = 1
 	const fr_t *p_hi = nullptr;
 	bool bitrev_index = false;
+	const fr_t *sub = nullptr;       // epilogue only; nullptr: nothing subtracted
 };
 
-// x·b - c for the Groth16 quotient on the coset (its constant 1/Z is left to
-// the caller), x the transform's input; fused into the first loads of the
-// radix-8 kernel.
+// x·b for the Groth16 quotient on the coset (A·B there; C is subtracted from
+// the coefficients instead, ntt/chain.cuh), x the transform's input; fused
+// into the first loads of the radix-8 kernel.
 struct ntt_quotient {
-	const fr_t *b = nullptr, *c = nullptr;
+	const fr_t *b = nullptr;
 };
 
 CUZK_HD uint32_t ntt_bitrev(uint32_t x, unsigned bits)
@@ -130,6 +134,8 @@ CUZK_HD fr_t apply_scale(const ntt_scale &sc, uint32_t pos, unsigned log_n, fr_t
 	}
 	if (sc.cst)
 		x = fr_mul(x, ntt_load(sc.cst));
+	if (sc.sub)
+		x = fr_sub(x, ntt_load(sc.sub + pos));
 	return x;
 }
 
@@ -148,7 +154,7 @@ CUZK_HD void pow_table_entry(fr_t *lo, fr_t *hi, const fr_t &base, uint32_t j)
 // constant each and fold into it the quotient's 1/Z or the conversion of
 // canonical input (the transforms are linear, so a factor on the input may
 // as well be applied to the output).
-CUZK_HD void domain_consts_entry(fr_t *inv_m, fr_t *z_inv_m, fr_t *r2_inv_m, unsigned lg)
+CUZK_HD void domain_consts_entry(fr_t *inv_m, fr_t *z_inv_m, fr_t *r2_inv_m, fr_t *r2_z_inv_m, unsigned lg)
 {
 	fr_t im = fr_one(), gm = fr_coset_gen(false);
 	for (unsigned i = 0; i < lg; i++) {
@@ -158,6 +164,7 @@ CUZK_HD void domain_consts_entry(fr_t *inv_m, fr_t *z_inv_m, fr_t *r2_inv_m, uns
 	inv_m[lg] = im;
 	z_inv_m[lg] = fr_mul(fr_inv(fr_sub(gm, fr_one())), im);
 	r2_inv_m[lg] = fr_mul(fr_r2(), im);
+	r2_z_inv_m[lg] = fr_mul(fr_r2(), z_inv_m[lg]);
 }
 
 } // namespace cuzk

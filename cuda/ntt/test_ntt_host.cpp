@@ -34,7 +34,7 @@ static_assert(sizeof(dfr) == sizeof(::fr_t), "device and host Fr share one layou
 struct host_tables {
 	std::vector<dfr> pow[8];   // w, w^-1, g, g^-1: lo and hi
 	std::vector<dfr> direct[2];
-	std::vector<dfr> inv_m, z_inv_m, r2_inv_m;
+	std::vector<dfr> inv_m, z_inv_m, r2_inv_m, r2_z_inv_m;
 	cuzk::ntt_tables_view view{};
 
 	host_tables()
@@ -72,10 +72,10 @@ struct host_tables {
 				direct[d][j] = cuzk::pow_from_tables(pow[2 * d].data(), pow[2 * d + 1].data(),
 								     j << (cuzk::NTT_LOG_MAX - cuzk::NTT_DIRECT_LOG));
 		}
-		for (auto *v : {&inv_m, &z_inv_m, &r2_inv_m})
+		for (auto *v : {&inv_m, &z_inv_m, &r2_inv_m, &r2_z_inv_m})
 			v->resize(cuzk::NTT_LOG_MAX + 1);
 		for (unsigned lg : {3u, 4u, 5u, 6u, 7u, 8u, 9u, 10u, 11u, 12u, 13u, 16u, 19u})   // the sizes tested here
-			cuzk::domain_consts_entry(inv_m.data(), z_inv_m.data(), r2_inv_m.data(), lg);
+			cuzk::domain_consts_entry(inv_m.data(), z_inv_m.data(), r2_inv_m.data(), r2_z_inv_m.data(), lg);
 		for (int d = 0; d < 2; d++) {
 			view.w_lo[d] = pow[2 * d].data();
 			view.w_hi[d] = pow[2 * d + 1].data();
@@ -86,6 +86,7 @@ struct host_tables {
 		view.inv_m = inv_m.data();
 		view.z_inv_m = z_inv_m.data();
 		view.r2_inv_m = r2_inv_m.data();
+		view.r2_z_inv_m = r2_z_inv_m.data();
 		view.impl = cuzk::ntt_impl::radix8;
 	}
 };

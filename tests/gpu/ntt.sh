@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0 OR MIT
 # The GPU NTT on the GPU machine, every kernel configuration in one go: each
 # against the CPU (test_gpu_ntt, every kind 2^1..2^22 and h), then `cuzk
-# bench ntt` at 2^24 and 2^27, forward and coset, and h (7 NTTs + quotient)
+# bench ntt` at 2^24 and 2^27, forward and coset, and h (6 NTTs)
 # at 2^24 and 2^H_LOG; one line per figure in OUT_DIR/ntt_bench.txt.
 #
 #   tests/gpu/ntt.sh BUILD_DIR [OUT_DIR [H_LOG]]
