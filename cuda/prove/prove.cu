@@ -325,6 +325,18 @@ extern "C" int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, c
 		// pinned), counted and checked while the scalars follow.
 		event_t up_start(true), bits_ready(true), abc_ready(true), rest_start(true), all_ready(true),
 			ntt_start(true), ntt_done(true);
+		// A registered witness crosses after the previous one's copies
+		// (cuzk_gpu_dev::upload_tail), the lock held while ours are queued
+		// so that the next proof's follow them.  A pageable one is copied
+		// by this thread through the staging ring, which bounds it more
+		// than the copy engine: two such proofs' threads copy side by side.
+		std::unique_lock<std::mutex> upload_lock(dev->upload_mu, std::defer_lock);
+		if (pinned) {
+			upload_lock.lock();
+			if (!dev->upload_tail)
+				dev->upload_tail = std::make_unique<event_t>();
+			dev->upload_tail->wait_on(ws.copy);
+		}
 		up_start.record(ws.copy);
 		upload(ws, a_aux_bits, w->a_aux_density, aux_words * 8, pinned);
 		upload(ws, b_aux_bits, w->b_aux_density, aux_words * 8, pinned);
@@ -350,6 +362,12 @@ extern "C" int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, c
 		};
 		if (!L.aux_in_a)
 			upload_rest();
+		// With aux in A, aux crosses later, behind h's NTT: the next proof's
+		// a, b and c go first.
+		if (pinned) {
+			dev->upload_tail->record(ws.copy);
+			upload_lock.unlock();
+		}
 
 		bits_ready.wait_on(ws.compute);
 		const size_t sp_bits = spans.begin("density check", CUZK_GPU_LANE_COMPUTE, ws.compute);
