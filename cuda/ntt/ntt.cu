@@ -378,7 +378,7 @@ void ntt_tables::build(vram_budget &budget, cudaStream_t s)
 	view_.r2_inv_m = r2_inv_m;
 	view_.r2_z_inv_m = r2_z_inv_m;
 	set_smem_limits();
-	ntt8_set_smem_limits();
+	ntt8_set_smem_limits(view_.ntt8);
 }
 
 void ntt_run(const ntt_tables_view &t, fr_t *out, const fr_t *in, unsigned log_n, ntt_dir dir,

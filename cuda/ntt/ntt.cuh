@@ -137,8 +137,11 @@ void ntt8_run(const ntt_tables_view &t, fr_t *out, const fr_t *in, unsigned log_
 	      ntt_order order, const ntt_scale &pro, const ntt_scale &epi, const ntt_quotient &quot,
 	      cudaStream_t s);
 
-// Raises the radix-8 kernels' shared-memory limit on the current device.
-void ntt8_set_smem_limits();
+// Raises the shared-memory limit of shape sh's radix-8 kernels on the
+// current device; CUZK_E_INVAL when this build has no code for the device
+// in that shape (the alternatives to the first are built for one
+// architecture).
+void ntt8_set_smem_limits(const ntt8_shape &sh);
 
 // Whole transforms with the conventions of src/prover/ntt.h, natural order
 // in and out (ntt/chain.cuh).

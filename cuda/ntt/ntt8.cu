@@ -21,19 +21,31 @@ const void *shape_kernel(unsigned tile_log, unsigned blocks, bool dit, bool inve
 
 } // namespace
 
-void ntt8_set_smem_limits()
+void ntt8_set_smem_limits(const ntt8_shape &sh)
 {
 	// Several blocks per SM need most of its shared memory: ask for the
 	// largest carveout rather than rely on the driver's choice.
-	for (const ntt8_shape &sh : NTT8_SHAPES)
-		for (int dit = 0; dit < 2; dit++)
-			for (int inv = 0; inv < 2; inv++) {
-				const void *k = shape_kernel(sh.tile_log, sh.blocks, dit, inv);
-				CUDA_OK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize,
-							     (int)NTT8_SMEM_MAX));
-				CUDA_OK(cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout,
-							     (int)cudaSharedmemCarveoutMaxShared));
+	for (int dit = 0; dit < 2; dit++)
+		for (int inv = 0; inv < 2; inv++) {
+			const void *k = shape_kernel(sh.tile_log, sh.blocks, dit, inv);
+			const cudaError_t rc = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize,
+								    (int)NTT8_SMEM_MAX);
+			if (rc == cudaErrorInvalidDeviceFunction || rc == cudaErrorNoKernelImageForDevice) {
+				// The other shapes are built for the last of
+				// --with-cuda-arch alone (cuda/Makefile.inc).
+				cudaGetLastError();
+				int dev = 0, major = 0, minor = 0;
+				CUDA_OK(cudaGetDevice(&dev));
+				CUDA_OK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
+				CUDA_OK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev));
+				gpu_fail(CUZK_E_INVAL, "CUZK_NTT8_SHAPE=%s: this build has that shape's kernels for the "
+					 "last architecture of --with-cuda-arch only, not for this device (sm_%d%d); "
+					 "unset it to use %s", sh.name, major, minor, NTT8_SHAPES[0].name);
 			}
+			CUDA_OK(rc);
+			CUDA_OK(cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout,
+						     (int)cudaSharedmemCarveoutMaxShared));
+		}
 }
 
 void ntt8_run(const ntt_tables_view &t, fr_t *out, const fr_t *in, unsigned log_n, ntt_dir dir,

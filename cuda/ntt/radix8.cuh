@@ -30,7 +30,9 @@
 
 namespace cuzk {
 
-// Block shapes ($CUZK_NTT8_SHAPE picks one at open, the first by default):
+// Block shapes ($CUZK_NTT8_SHAPE picks one at open, the first by default;
+// the other two are built for the last of --with-cuda-arch alone,
+// cuda/Makefile.inc):
 // 11x2: 2^11 elements per tile, 64 KiB of shared memory, 256 threads of 8,
 //       two blocks per SM (65536 registers / (2 x 256) = 128 a thread, which
 //       holds eight Fr and one product);
