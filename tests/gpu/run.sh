@@ -39,7 +39,9 @@
 #    daemon test (tests/daemon) against a cuzkd on the GPU backend
 #    (CUZKD_TEST_BACKEND=gpu), each bounded by $DAEMON_TEST_TIMEOUT seconds
 #    (default 300).
-# Prints a table; logs go to OUT_DIR (default: a temporary directory).
+# Prints a table; logs go to OUT_DIR (default: a temporary directory), the
+# table row by row to $TABLE (default OUT_DIR/table.txt), so that a run cut
+# off by a time limit still leaves the rows it finished.
 set -u
 B=${1:?usage: tests/gpu/run.sh BUILD_DIR [MAX_LOG [OUT_DIR]]}
 MAX=${2:-18}
@@ -47,7 +49,7 @@ OUT=${3:-$(mktemp -d)}
 SEED=7
 CUZK=$B/src/cli/cuzk
 mkdir -p "$OUT"
-TABLE=$OUT/table.txt
+TABLE=${TABLE:-$OUT/table.txt}
 : >"$TABLE"
 failed=0
 
