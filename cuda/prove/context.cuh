@@ -170,12 +170,12 @@ struct cuzk_gpu_dev {
 	std::condition_variable returned_cv;
 	// Registered witnesses cross PCIe one proof after another, in the
 	// order they are queued: each proof's copy stream waits on the device
-	// for the end of the previous one's (upload_tail, made by the first
-	// proof, on the device).  Side by side they share the copy engine and
-	// both finish late, so the GPU idles until both have crossed; in
-	// order, the first computes while the second crosses.
+	// for the end of the previous one's (upload_tail, made with the rest
+	// of this object at open, on its device).  Side by side they share the
+	// copy engine and both finish late, so the GPU idles until both have
+	// crossed; in order, the first computes while the second crosses.
 	std::mutex upload_mu;
-	std::unique_ptr<cuzk::event_t> upload_tail;
+	cuzk::event_t upload_tail;
 
 	// A workspace of at least `bytes`; waits while other proofs hold theirs
 	// and the budget is short, fails with CUZK_E_VRAM when it can never fit.

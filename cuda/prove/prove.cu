@@ -333,9 +333,7 @@ extern "C" int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, c
 		std::unique_lock<std::mutex> upload_lock(dev->upload_mu, std::defer_lock);
 		if (pinned) {
 			upload_lock.lock();
-			if (!dev->upload_tail)
-				dev->upload_tail = std::make_unique<event_t>();
-			dev->upload_tail->wait_on(ws.copy);
+			dev->upload_tail.wait_on(ws.copy);
 		}
 		up_start.record(ws.copy);
 		upload(ws, a_aux_bits, w->a_aux_density, aux_words * 8, pinned);
@@ -365,7 +363,7 @@ extern "C" int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, c
 		// With aux in A, aux crosses later, behind h's NTT: the next proof's
 		// a, b and c go first.
 		if (pinned) {
-			dev->upload_tail->record(ws.copy);
+			dev->upload_tail.record(ws.copy);
 			upload_lock.unlock();
 		}
 
