@@ -23,9 +23,9 @@ else
 	# outputs or node_modules leak into the package build.
 	git -C "$root" ls-files -z --cached --others --exclude-standard | (cd "$root" && xargs -0 cp --parents -t "$work/src")
 	echo "--- dpkg-buildpackage -us -uc -b"
-	# The default GPU list, as released packages (CUZK_CUDA_ARCH=90 narrows it
-	# by hand); under scripts/test.sh ccache hands its nvcc runs the main
-	# build's objects.
+	# The GPU list is CUZK_CUDA_ARCH's (scripts/test.sh sets it to the main
+	# build's, so that ccache hands the package's nvcc runs that build's
+	# objects), else the default one of released packages.
 	if ! (cd "$work/src" && DEB_BUILD_OPTIONS="nocheck parallel=$jobs" \
 	      dpkg-buildpackage -us -uc -b >"$work/build.log" 2>&1); then
 		tail -n 60 "$work/build.log"; echo "FAIL: dpkg-buildpackage"; exit 1
