@@ -41,8 +41,10 @@
 #           16384, then 24576: the SRS streamed for every partition, as
 #           many partitions in flight as workspaces fit the budget;
 #           trace-27-sector-16g.json, -24g.json;               ~1 min
-#   scale   PoRep-shaped proofs at 2^20, 2^22, 2^24, 2^26 with the GPU
-#           setup in memory (the growth table); 2^26 needs ~35 GB of RAM;
+#   scale   PoRep-shaped proofs at 2^20..2^26 (SCALE_LOGS) with the GPU
+#           setup in memory, then the growth table (OUT/growth.md: a
+#           partition's phases at every size, 2^27's too when the prove
+#           step ran before it); 2^26 needs ~35 GB of RAM;      ~2 min
 #   staging the 2^27 file loaded and uploaded with and without the pinned
 #           staging of the upload (CUZK_GPU_SRS_STAGING=0), and with the
 #           upload beside the decoding (the default: "params ready (load +
@@ -274,11 +276,35 @@ step_capsector() {
 }
 
 step_scale() {
-	for k in 20 22 24 26; do
+	for k in ${SCALE_LOGS-20 21 22 23 24 25 26}; do
 		step "porep 2^$k (gpu setup in memory, pinned), verified" scale.log \
 			"$CUZK" bench prove --backend gpu --shape porep --log-constraints $k --pin --runs 2 \
 			--json "$OUT/prove-$k.json"
 	done
+	growth_table
+}
+
+# The growth table, one row per OUT/prove-K.json there is (2^27's from the
+# prove step, when it ran first): a partition's phases in milliseconds (the
+# mean over the partitions of the last run) and the device memory it held,
+# as markdown in OUT/growth.md.
+growth_table() {
+	g=$OUT/growth.md
+	echo "| 2^K | upload | ntt (h) | msm h | l | a | b_g1 | b_g2 | prove total | prove wall | peak reserved MiB |" >"$g"
+	echo "|---|---|---|---|---|---|---|---|---|---|---|" >>"$g"
+	for k in 16 17 18 19 20 21 22 23 24 25 26 27 28; do
+		j=$OUT/prove-$k.json
+		[ -s "$j" ] || continue
+		line="| $(sed -n 's/.*"log_size": \([0-9]*\).*/\1/p' "$j")"
+		for ph in upload "ntt (h)" "msm h" "msm l" "msm a" "msm b_g1" "msm b_g2" "prove total" "prove wall"; do
+			v=$(sed -n "s/.*\"$ph\": \([0-9.]*\).*/\1/p" "$j")
+			[ -n "$v" ] && v=$(printf '%.1f' "$v")
+			line="$line | ${v:--}"
+		done
+		line="$line | $(sed -n 's/.*"vram peak reserved MiB": \([0-9]*\).*/\1/p' "$j") |"
+		echo "$line" >>"$g"
+	done
+	row "growth table (ms a partition)" "" "$g"
 }
 
 step_staging() {
