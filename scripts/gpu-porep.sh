@@ -206,12 +206,15 @@ step_setup() {
 	fi
 }
 
+# json_num KEY FILE: the number under KEY in a bench's --json FILE (one
+# flat line; the phases' names are unique across it), or nothing.
+json_num() { sed -n "s/.*\"$1\": \([0-9.]*\).*/\1/p" "$2"; }
+
 # The device memory a bench's proofs held (its --json FILE), as one row.
 vram_row() {
 	[ -s "$1" ] || return 0
-	fig() { sed -n "s/.*\"$1 MiB\": \([0-9]*\).*/\1/p" "$2"; }
 	row "  vram MiB: budget, peak reserved, device used" "" \
-		"$(fig "vram budget" "$1") $(fig "vram peak reserved" "$1") $(fig "device used" "$1")"
+		"$(json_num "vram budget MiB" "$1") $(json_num "vram peak reserved MiB" "$1") $(json_num "device used MiB" "$1")"
 }
 
 need_p27() {
@@ -286,23 +289,21 @@ step_scale() {
 
 # The growth table, one row per OUT/prove-K.json there is (2^27's from the
 # prove step, when it ran first): a partition's phases in milliseconds (the
-# mean over the partitions of the last run) and the device memory it held,
-# as markdown in OUT/growth.md.
+# mean over the partitions of the fastest run) and the device memory it
+# held, as markdown in OUT/growth.md.
 growth_table() {
 	g=$OUT/growth.md
 	echo "| 2^K | upload | ntt (h) | msm h | l | a | b_g1 | b_g2 | prove total | prove wall | peak reserved MiB |" >"$g"
 	echo "|---|---|---|---|---|---|---|---|---|---|---|" >>"$g"
-	for k in 16 17 18 19 20 21 22 23 24 25 26 27 28; do
-		j=$OUT/prove-$k.json
+	for j in "$OUT"/prove-[0-9][0-9].json; do
 		[ -s "$j" ] || continue
-		line="| $(sed -n 's/.*"log_size": \([0-9]*\).*/\1/p' "$j")"
+		line="| $(json_num log_size "$j")"
 		for ph in upload "ntt (h)" "msm h" "msm l" "msm a" "msm b_g1" "msm b_g2" "prove total" "prove wall"; do
-			v=$(sed -n "s/.*\"$ph\": \([0-9.]*\).*/\1/p" "$j")
+			v=$(json_num "$ph" "$j")
 			[ -n "$v" ] && v=$(printf '%.1f' "$v")
 			line="$line | ${v:--}"
 		done
-		line="$line | $(sed -n 's/.*"vram peak reserved MiB": \([0-9]*\).*/\1/p' "$j") |"
-		echo "$line" >>"$g"
+		echo "$line | $(json_num "vram peak reserved MiB" "$j") |" >>"$g"
 	done
 	row "growth table (ms a partition)" "" "$g"
 }
@@ -318,8 +319,8 @@ step_staging() {
 	step "load + upload 2^27, decoded on the CPU" staging.log env CUZK_GPU_DECODE=0 \
 		"$CUZK" bench load --backend gpu --params "$P27" --json "$OUT/load-27-cpudecode.json"
 	for f in staged plain after cpudecode; do
-		ready=$(sed -n 's/.*"params ready (load + upload)": \([0-9.]*\).*/\1/p' "$OUT/load-27-$f.json")
-		dev=$(sed -n 's/.*"points decoded on the device": \([0-9]*\).*/\1/p' "$OUT/load-27-$f.json")
+		ready=$(json_num "params ready (load + upload)" "$OUT/load-27-$f.json")
+		dev=$(json_num "points decoded on the device" "$OUT/load-27-$f.json")
 		row "  params ready, $f (ms; points decoded on the GPU)" "" "${ready:-?} ${dev:-?}"
 	done
 	# The decoding's system time: 2 MiB pages (compacted for in the fault
