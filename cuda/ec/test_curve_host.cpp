@@ -264,6 +264,7 @@ void check_fp_parity_one(const ::fp_t &a, const ::fp_t &b, const char *what, int
 	CHECK_MSG(same(cuzk::mul_parity(da, db), r), "fp mul_parity, %s %d", what, i);
 	CHECK_MSG(same(cuzk::fp_calls::mul_lazy(da, db), r), "fp mul_lazy call, %s %d", what, i);
 	CHECK_MSG(same(mul(L{da}, L{db}).f, r), "fp lazy form mul, %s %d", what, i);
+	CHECK_MSG(same(cuzk::mul_kara(da, db), r), "fp mul_kara, %s %d", what, i);
 	fp_sqr(&r, &ra);
 	CHECK_MSG(same(cuzk::sqr_parity(da), r), "fp sqr_parity, %s %d", what, i);
 	CHECK_MSG(same(cuzk::fp_calls::sqr_lazy(da), r), "fp sqr_lazy call, %s %d", what, i);
@@ -281,6 +282,35 @@ void check_fp_parity(rng_t *rng)
 		if (i % 3 == 2)   // an edge against a random value
 			b = fp_parity_edge(i / 3 % FP_PARITY_EDGES);
 		check_fp_parity_one(a, b, "random", i);
+	}
+}
+
+// The Karatsuba 768-bit product is the schoolbook one's for every a, b <
+// 2^383 (its bound): random values of every width, the halves' sums
+// carrying or not, and the extremes.
+void check_mul_wide_kara(rng_t *rng)
+{
+	for (int i = 0; i < 20000; i++) {
+		uint32_t a[12], b[12], want[24], got[24];
+		for (int j = 0; j < 12; j++) {
+			a[j] = (uint32_t)rng_next(rng);
+			b[j] = (uint32_t)rng_next(rng);
+		}
+		const int top = i % 8;   // 2^383 - 1 at most, smaller tops too
+		a[11] >>= top == 0 ? 1 : 1 + (i / 8) % 31;
+		b[11] >>= top == 1 ? 1 : 1 + (i / 256) % 31;
+		if (i % 5 == 0)   // a0 + a1 and b0 + b1 both carry
+			for (int j = 0; j < 6; j++)
+				a[j] = b[j] = ~0u;
+		if (i % 7 == 0)   // the extreme value 2^383 - 1
+			for (int j = 0; j < 12; j++)
+				a[j] = j == 11 ? 0x7fffffffu : ~0u;
+		if (i % 11 == 0)
+			for (int j = 0; j < 12; j++)
+				b[j] = j < 6 ? 0 : b[j];
+		cuzk::fp_detail::mul_wide(want, a, b);
+		cuzk::fp_detail::mul_wide_kara(got, a, b);
+		CHECK_MSG(std::memcmp(want, got, sizeof want) == 0, "mul_wide_kara, case %d", i);
 	}
 }
 
@@ -386,7 +416,9 @@ void check_mul_sub(rng_t *rng)
 		seen[cmp_wide(a, b, c, d) + 1]++;
 		const cuzk::fp_t want = cuzk::sub(cuzk::mul_parity(a, b), cuzk::mul_parity(c, d));
 		const cuzk::fp_t fused = cuzk::fp_calls::mul_sub_fused(a, b, c, d), plain = cuzk::mul_sub(a, b, c, d);
-		CHECK_MSG(std::memcmp(&want, &fused, sizeof want) == 0 && std::memcmp(&want, &plain, sizeof want) == 0,
+		const cuzk::fp_t kara = cuzk::mul_sub_kara(a, b, c, d);
+		CHECK_MSG(std::memcmp(&want, &fused, sizeof want) == 0 && std::memcmp(&want, &plain, sizeof want) == 0 &&
+				  std::memcmp(&want, &kara, sizeof want) == 0,
 			  "fp mul_sub, case %d", i);
 		::fp_t r0, r1;
 		fp_mul(&r0, &h[0], &h[1]);
@@ -576,10 +608,12 @@ int main()
 	check_mul_wide(&rng);
 	check_redc_parity(&rng);
 	check_fp_parity(&rng);
+	check_mul_wide_kara(&rng);
 	check_fp2_lazy(&rng);
 	check_group(g1.in<cuzk::fp_form::lazy>("G1 (lazy form)"), &rng);
 	check_group(g2.in<cuzk::fp_form::lazy>("G2 (lazy form)"), &rng);
 	check_group(g1.in<cuzk::fp_form::fused>("G1 (fused form)"), &rng);
+	check_group(g1.in<cuzk::fp_form::kara>("G1 (kara form)"), &rng);
 	check_group(g2.in<cuzk::fp_form::fused>("G2 (fused form)"), &rng);
 	check_mul_sub(&rng);
 	check_forms(g1, &rng);

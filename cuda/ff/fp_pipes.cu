@@ -41,6 +41,16 @@ CUZK_HD fp_t imad_chain(fp_t x, const fp_t &y, unsigned steps)
 	return x;
 }
 
+// The schoolbook 768-bit product, then its reduction (mul_kara's shape).
+CUZK_HD fp_t mul_wide_redc(const fp_t &a, const fp_t &b)
+{
+	uint32_t T[24];
+	fp_detail::mul_wide(T, a.v, b.v);
+	fp_t r;
+	fp_detail::redc_parity(r.v, T, T + 12);
+	return r;
+}
+
 template <int KIND> CUZK_HD fpd_t fpd_product(const fpd_t &a, const fpd_t &b)
 {
 	if constexpr (KIND == CUZK_FP_PIPES_FP64)
@@ -78,6 +88,16 @@ template <int MODE> __global__ void chains_k(fp_t *out, unsigned steps)
 			d1 = mul_ia(d1, dy);
 		}
 		x1 = fpd_to(d1);
+	} else if (MODE == CUZK_FP_PIPES_WIDE) {
+		for (unsigned s = 0; s < steps; s++) {
+			x0 = mul_wide_redc(x0, y);
+			x1 = mul_wide_redc(x1, y);
+		}
+	} else if (MODE == CUZK_FP_PIPES_KARA) {
+		for (unsigned s = 0; s < steps; s++) {
+			x0 = mul_kara(x0, y);
+			x1 = mul_kara(x1, y);
+		}
 	} else if (MODE == CUZK_FP_PIPES_FP64) {
 		fpd_chains<CUZK_FP_PIPES_FP64>(x0, x1, y, steps);
 	} else if (MODE == CUZK_FP_PIPES_FP64_IA || (MODE == CUZK_FP_PIPES_SPLIT_WARPS && odd_warp)) {
@@ -126,7 +146,8 @@ extern "C" const char *cuzk_fp_pipes_mode_name(int m)
 {
 	static const char *names[CUZK_FP_PIPES_MODES] = {"integer (mul_parity)", "FP64 (fpd.cuh mul)",
 							  "FP64, integer sums (mul_ia)", "warps split",
-							  "threads split"};
+							  "threads split", "integer, wide then redc",
+							  "integer, Karatsuba (mul_kara)"};
 	return m >= 0 && m < CUZK_FP_PIPES_MODES ? names[m] : "?";
 }
 
@@ -141,7 +162,7 @@ extern "C" int cuzk_fp_pipes_bench(unsigned steps, unsigned reps, cuzk_fp_pipes_
 		CUDA_OK(cudaGetDevice(&dev));
 		CUDA_OK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
 		const unsigned waves[CUZK_FP_PIPES_MODES] = {wave<0>(sms), wave<1>(sms), wave<2>(sms), wave<3>(sms),
-							     wave<4>(sms)};
+							     wave<4>(sms), wave<5>(sms), wave<6>(sms)};
 		// Each mode fills the GPU at its own occupancy; the chains they
 		// share (those of the smallest grid) are compared.
 		const unsigned most = *std::max_element(waves, waves + CUZK_FP_PIPES_MODES);
@@ -154,6 +175,8 @@ extern "C" int cuzk_fp_pipes_bench(unsigned steps, unsigned reps, cuzk_fp_pipes_
 		run_mode<2>(steps, reps, waves[2], o + 2 * stride, out);
 		run_mode<3>(steps, reps, waves[3], o + 3 * stride, out);
 		run_mode<4>(steps, reps, waves[4], o + 4 * stride, out);
+		run_mode<5>(steps, reps, waves[5], o + 5 * stride, out);
+		run_mode<6>(steps, reps, waves[6], o + 6 * stride, out);
 		for (int m = 0; m < CUZK_FP_PIPES_MODES; m++)
 			out->blocks[m] = waves[m];
 		std::vector<fp_t> h(stride * CUZK_FP_PIPES_MODES);

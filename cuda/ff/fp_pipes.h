@@ -21,7 +21,9 @@ enum cuzk_fp_pipes_mode {
 	CUZK_FP_PIPES_FP64_IA = 2,      /* in doubles, sums in integers (fpd.cuh's mul_ia) */
 	CUZK_FP_PIPES_SPLIT_WARPS = 3,  /* even warps integer, odd warps mul_ia */
 	CUZK_FP_PIPES_SPLIT_THREAD = 4, /* each thread one chain of each */
-	CUZK_FP_PIPES_MODES = 5
+	CUZK_FP_PIPES_WIDE = 5,         /* integer, the 768-bit product then its reduction (mul_wide, redc_parity) */
+	CUZK_FP_PIPES_KARA = 6,         /* the same with the product by one level of Karatsuba (mul_kara) */
+	CUZK_FP_PIPES_MODES = 7
 };
 
 typedef struct cuzk_fp_pipes_result {
