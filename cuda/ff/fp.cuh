@@ -588,26 +588,16 @@ CUZK_HD fp_t mul_sub_parity(const fp_t &a, const fp_t &b, const fp_t &c, const f
 	return r;
 }
 
-// mul and mul_sub_parity with the 768-bit products by one level of
-// Karatsuba (fp_detail::mul_wide_kara), reduced by redc_parity: the same
-// bytes (a, b, c, d < p).
+// mul with the 768-bit product by one level of Karatsuba
+// (fp_detail::mul_wide_kara), then redc_parity: the same bytes (a, b < p).
+// Measured against mul_parity only (ff/fp_pipes.cu): in the G1 MSM's
+// additions it was 4-5% slower (docs/BENCHMARKS.md, "Karatsuba").
 CUZK_HD fp_t mul_kara(const fp_t &a, const fp_t &b)
 {
 	uint32_t T[24];
 	fp_detail::mul_wide_kara(T, a.v, b.v);
 	fp_t r;
 	fp_detail::redc_parity(r.v, T, T + 12);   // a·b < p·2^384: the high half is below p
-	return r;
-}
-
-CUZK_HD fp_t mul_sub_kara(const fp_t &a, const fp_t &b, const fp_t &c, const fp_t &d)
-{
-	uint32_t t0[24], t1[24], e[24];
-	fp_detail::mul_wide_kara(t0, a.v, b.v);
-	fp_detail::mul_wide_kara(t1, c.v, d.v);
-	fp_detail::add_p_masked(e + 12, fp_detail::sub_wide(e, t0, t1));
-	fp_t r;
-	fp_detail::redc_parity(r.v, e, e + 12);
 	return r;
 }
 

@@ -34,7 +34,12 @@
 // (G1 2^26 579 ms, G2 2^24 536 ms with the call form's product), squares as
 // products (G1 2^26 541 ms), the G1 kernel at 3 blocks per SM instead of 4
 // (548 ms), G2 at 3 or 4 blocks per SM instead of 1-2 (508-609 ms), 64-bit
-// partial products (G2 509 ms).
+// partial products (G2 509 ms).  On one H100 (2026-12-06, d1242cd's "kara"
+// form): the fused form with its products and a·b - c·d by one level of
+// Karatsuba (ff/fp.cuh's mul_kara; 36 fewer multiply-adds a product, ~90
+// more additions), G1 2^24 / 2^26 115.9 / 421.2 ms against fused 110.8 /
+// 403.5: the addition is bound by its instructions' issue as much as by the
+// multiplier.
 //
 // SASS instructions of one G1 Fp product and square (the out-of-line
 // routine), and of those IMAD.WIDE(.X) (one 32x32->64 multiply-add each),
@@ -66,11 +71,7 @@
 
 namespace cuzk {
 
-//   kara (G1 only): the fused form with every Fp product's and a·b - c·d's
-//                   768-bit products by one level of Karatsuba (fp.cuh's
-//                   mul_kara, mul_sub_kara: 108 multiply-adds a product
-//                   instead of 144, ~90 more additions); squares as fused.
-enum class fp_form : int { lazy = 2, fused = 3, kara = 4 };
+enum class fp_form : int { lazy = 2, fused = 3 };
 
 namespace fp_calls {
 // By value: arguments and results travel in registers, not through a stack frame.
@@ -81,9 +82,6 @@ CUZK_FP_CALL fp2_t fp2_sqr_lazy(fp2_t a) { return cuzk::sqr_lazy(a); }
 // The fused form's a·b - c·d.
 CUZK_FP_CALL fp_t mul_sub_fused(fp_t a, fp_t b, fp_t c, fp_t d) { return cuzk::mul_sub_parity(a, b, c, d); }
 CUZK_FP_CALL fp2_t fp2_mul_sub_fused(fp2_t a, fp2_t b, fp2_t c, fp2_t d) { return cuzk::mul_sub_lazy(a, b, c, d); }
-// The kara form's product and a·b - c·d.
-CUZK_FP_CALL fp_t mul_kara(fp_t a, fp_t b) { return cuzk::mul_kara(a, b); }
-CUZK_FP_CALL fp_t mul_sub_kara(fp_t a, fp_t b, fp_t c, fp_t d) { return cuzk::mul_sub_kara(a, b, c, d); }
 } // namespace fp_calls
 
 // F (fp_t or fp2_t) with its products in form M.
@@ -99,13 +97,10 @@ template <class F, fp_form M> CUZK_HD fx_t<F, M> dbl(const fx_t<F, M> &a) { retu
 template <class F, fp_form M> CUZK_HD fx_t<F, M> neg(const fx_t<F, M> &a) { return {neg(a.f)}; }
 template <class F, fp_form M> CUZK_HD fx_t<F, M> cneg(const fx_t<F, M> &a, bool flag) { return {cneg(a.f, flag)}; }
 
-// Every form shares the lazy squares; lazy and fused the lazy products.
+// Both forms share the lazy products and squares.
 template <fp_form M> CUZK_HD fx_t<fp_t, M> mul(const fx_t<fp_t, M> &a, const fx_t<fp_t, M> &b)
 {
-	if constexpr (M == fp_form::kara)
-		return {fp_calls::mul_kara(a.f, b.f)};
-	else
-		return {fp_calls::mul_lazy(a.f, b.f)};
+	return {fp_calls::mul_lazy(a.f, b.f)};
 }
 
 template <fp_form M> CUZK_HD fx_t<fp_t, M> sqr(const fx_t<fp_t, M> &a) { return {fp_calls::sqr_lazy(a.f)}; }
@@ -124,8 +119,6 @@ CUZK_HD fx_t<fp_t, M> mul_sub(const fx_t<fp_t, M> &a, const fx_t<fp_t, M> &b, co
 {
 	if constexpr (M == fp_form::fused)
 		return {fp_calls::mul_sub_fused(a.f, b.f, c.f, d.f)};
-	else if constexpr (M == fp_form::kara)
-		return {fp_calls::mul_sub_kara(a.f, b.f, c.f, d.f)};
 	else
 		return sub(mul(a, b), mul(c, d));
 }

@@ -29,7 +29,6 @@
 #define CUZK_CUDA_MSM_PIPPENGER_CUH
 
 #include <algorithm>
-#include <type_traits>
 #include <cstddef>
 #include <cstdint>
 
@@ -554,7 +553,6 @@ accumulate_affine_fn accumulate_affine_g1();
 template <class F, fp_form M> accumulate_fn<F> accumulate_in();
 template <> accumulate_fn<fp_t> accumulate_in<fp_t, fp_form::fused>();
 template <> accumulate_fn<fp_t> accumulate_in<fp_t, fp_form::lazy>();
-template <> accumulate_fn<fp_t> accumulate_in<fp_t, fp_form::kara>();
 template <> accumulate_fn<fp2_t> accumulate_in<fp2_t, fp_form::fused>();
 template <> accumulate_fn<fp2_t> accumulate_in<fp2_t, fp_form::lazy>();
 #define CUZK_MSM_ACCUMULATE_IN(F, form)                                                               \
@@ -572,8 +570,7 @@ template <> accumulate_fn<fp2_t> accumulate_in<fp2_t, fp_form::lazy>();
 template <class F> constexpr fp_form default_form = fp_form::fused;
 template <> constexpr fp_form default_form<fp2_t> = fp_form::lazy;
 
-// $CUZK_MSM_FP: lazy or fused, for G1 and G2 alike, or kara (G1; G2 keeps
-// its default); unset, each curve's default.
+// $CUZK_MSM_FP: lazy or fused, for G1 and G2 alike; unset, each curve's default.
 template <class F> fp_form form_from_env()
 {
 	const char *e = getenv("CUZK_MSM_FP");
@@ -583,18 +580,12 @@ template <class F> fp_form form_from_env()
 		return fp_form::lazy;
 	if (!strcmp(e, "fused"))
 		return fp_form::fused;
-	if (!strcmp(e, "kara"))
-		return std::is_same<F, fp_t>::value ? fp_form::kara : default_form<F>;
-	gpu_fail(CUZK_E_INVAL, "CUZK_MSM_FP=%s: expected lazy, fused or kara", e);
+	gpu_fail(CUZK_E_INVAL, "CUZK_MSM_FP=%s: expected lazy or fused", e);
 }
 
 template <class F> accumulate_fn<F> pick_accumulate()
 {
-	const fp_form m = form_from_env<F>();
-	if constexpr (std::is_same<F, fp_t>::value)
-		if (m == fp_form::kara)
-			return accumulate_in<F, fp_form::kara>();
-	if (m == fp_form::fused)
+	if (form_from_env<F>() == fp_form::fused)
 		return accumulate_in<F, fp_form::fused>();
 	return accumulate_in<F, fp_form::lazy>();
 }
