@@ -60,6 +60,17 @@ CUZK_UNROLL
 	r[N - 1] = c.addc(a[N - 1], b[N - 1]);
 }
 
+// r = a - b mod 2^(32N), one borrow chain.
+template <int N> CUZK_HD void sub_limbs(uint32_t r[N], const uint32_t a[N], const uint32_t b[N])
+{
+	carry_chain c;
+	r[0] = c.sub_cc(a[0], b[0]);
+CUZK_UNROLL
+	for (int j = 1; j < N - 1; j++)
+		r[j] = c.subc_cc(a[j], b[j]);
+	r[N - 1] = c.subc(a[N - 1], b[N - 1]);
+}
+
 // r = a + b left unreduced (add reduces it; a product that tolerates inputs
 // up to 2^384 takes it as it is): two reduced values sum below 2p < 2^382,
 // so no carry leaves limb 11.
@@ -302,28 +313,6 @@ CUZK_UNROLL
 	return c.addc(0, 0);
 }
 
-// t[0..5] += x[0..5] & mask, modulo 2^192.
-CUZK_HD void add6_masked(uint32_t t[6], const uint32_t x[6], uint32_t mask)
-{
-	carry_chain c;
-	t[0] = c.add_cc(t[0], x[0] & mask);
-CUZK_UNROLL
-	for (int j = 1; j < 5; j++)
-		t[j] = c.addc_cc(t[j], x[j] & mask);
-	t[5] = c.addc(t[5], x[5] & mask);
-}
-
-// t -= x, modulo 2^384.
-CUZK_HD void sub12(uint32_t t[12], const uint32_t x[12])
-{
-	carry_chain c;
-	t[0] = c.sub_cc(t[0], x[0]);
-CUZK_UNROLL
-	for (int j = 1; j < 11; j++)
-		t[j] = c.subc_cc(t[j], x[j]);
-	t[11] = c.subc(t[11], x[11]);
-}
-
 // T = a·b as 24 limbs by one level of Karatsuba on 192-bit halves, for a,
 // b < 2^383: three 6x6-limb products (108 multiply-adds instead of 144).
 // With a = a0 + 2^192·a1, the middle term z1 = a0·b1 + a1·b0 is below
@@ -338,10 +327,16 @@ CUZK_HD void mul_wide_kara(uint32_t T[24], const uint32_t a[12], const uint32_t 
 	wide_parity<6>(z0, a, b);
 	wide_parity<6>(z2, a + 6, b + 6);
 	wide_parity<6>(z1, sa, sb);
-	add6_masked(z1 + 6, sb, 0u - ca);
-	add6_masked(z1 + 6, sa, 0u - cb);
-	sub12(z1, z0);
-	sub12(z1, z2);
+	uint32_t sb_ca[6], sa_cb[6];
+CUZK_UNROLL
+	for (int j = 0; j < 6; j++) {
+		sb_ca[j] = sb[j] & (0u - ca);
+		sa_cb[j] = sa[j] & (0u - cb);
+	}
+	add_limbs<6>(z1 + 6, z1 + 6, sb_ca);
+	add_limbs<6>(z1 + 6, z1 + 6, sa_cb);
+	sub_limbs<12>(z1, z1, z0);
+	sub_limbs<12>(z1, z1, z2);
 CUZK_UNROLL
 	for (int j = 0; j < 6; j++)
 		T[j] = z0[j];
