@@ -161,8 +161,10 @@ CUZK_UNROLL
 // each product's halves in two chains (two adds a product, the bulk of its
 // instructions).  r ≡ 1 mod 2^32, so -r^-1 ≡ 2^32 - 1 and m = -s for
 // limb s (a multiply on the device, below); all eight limbs of r are
-// multiplied (the r_0 = 1, r_1 = 2^32 - 1 shortcut above saves multiplies
-// only where a product costs three instructions).
+// multiplied: the r_0 = 1, r_1 = 2^32 - 1 shortcut above, tried here (one
+// H100, 2026-12-06), took 16 of the 128 IMAD.WIDE away and made the 2^27
+// NTT 5% slower: each step's odd chain then waits on a few more dependent
+// additions, and the NTT's passes are bound by such waits.
 // r > 2^254 and a goes up to 2^256, so a + r exceeds parity.cuh's bound for
 // the reduction rows' odd chains: they carry out (odd_carry), except at the
 // last step, where a·b + m·r < 2^256·2r < 2^512 says the carry is 0.  The

@@ -38,8 +38,10 @@
 // form): the fused form with its products and a·b - c·d by one level of
 // Karatsuba (ff/fp.cuh's mul_kara; 36 fewer multiply-adds a product, ~90
 // more additions), G1 2^24 / 2^26 115.9 / 421.2 ms against fused 110.8 /
-// 403.5: the addition is bound by its instructions' issue as much as by the
-// multiplier.
+// 403.5.  Values kept in [0, 2p) between operations (no last conditional
+// subtraction in a product: nine fewer an addition, off the multiplier),
+// same H100, 110.6 / 402.7 ms against fused 110.3 / 401.6: what bounds the
+// addition is the multiply pipe, not the instructions beside it.
 //
 // SASS instructions of one G1 Fp product and square (the out-of-line
 // routine), and of those IMAD.WIDE(.X) (one 32x32->64 multiply-add each),
