@@ -423,7 +423,11 @@ template <class F, fp_form M> struct acc_blocks<fx_t<F, M>> {
 // straight to their slot; a bucket continued from the chunk before goes to
 // heads[t]; a bucket that starts here and runs on goes to tails[t].
 // A is the field type the additions are computed in: F itself, or for G1 one
-// of the compiled forms of Fp (msm/fp_impl.cuh), same bytes as F.
+// of the compiled forms of Fp (msm/fp_impl.cuh), same bytes as F.  Each
+// pair's loads are read where they are used: the next point staged in
+// shared memory by cp.async gave nothing (2026-12-02), the next pair loaded
+// ahead and its point prefetched into L1 was 5.5% slower for G1 (one H100,
+// 2026-12-06; docs/BENCHMARKS.md).
 template <class F, class A>
 __global__ void __launch_bounds__(BLOCK, acc_blocks<A>::value) accumulate(const uint4 *bases, const uint32_t *keys, const uint32_t *vals,
 						    size_t npairs, size_t per, size_t nchunks, uint32_t nbuckets,
