@@ -18,7 +18,9 @@
 // summed as the XYZZ kernel sums its pairs.  No thread waits for another.
 //
 // Measured on the H200 it is slower than the XYZZ kernel (pippenger.cuh,
-// accumulate_affine): its walks wait on their list loads.
+// accumulate_affine): its walks wait on their list loads.  The rounds of
+// msm/affine_rounds.cuh ($CUZK_MSM_ACC=rounds) take the same additions
+// over the whole grid with loads in step across a warp, and are faster.
 //
 // Equal x (a doubling or P + (-P)) and the point at infinity take the slow
 // path of the pair's classification; they are rare in real data and are

@@ -33,6 +33,7 @@
 #include <cstdint>
 
 #include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
 #include <cub/device/device_select.cuh>
 #include <thrust/iterator/counting_iterator.h>
 
@@ -175,15 +176,66 @@ template <class F> bool affine_from_env(bool strict)
 		return false;
 	} else {
 		const char *e = getenv("CUZK_MSM_ACC");
-		if (!e || !*e || !strcmp(e, "xyzz"))
+		if (!e || !*e || !strcmp(e, "xyzz") || !strcmp(e, "rounds"))
 			return false;
 		if (!strcmp(e, "affine"))
 			return true;
 		if (strict)
-			gpu_fail(CUZK_E_INVAL, "CUZK_MSM_ACC=%s: expected xyzz or affine", e);
+			gpu_fail(CUZK_E_INVAL, "CUZK_MSM_ACC=%s: expected xyzz, affine or rounds", e);
 		return false;
 	}
 }
+
+// $CUZK_MSM_ACC=rounds: G1's sort groups shortened by batch-affine rounds
+// over the whole grid (msm/affine_rounds.cuh) before the XYZZ kernel;
+// $CUZK_MSM_ROUNDS of them at most (default 3), each while it pairs at
+// least rounds_min_pairs() entries.  Not the default: its lists take
+// ~17 GB of scratch for a group of 2^27 pairs (docs/BENCHMARKS.md, "GPU
+// MSM, 2026-12-06 (night)").
+template <class F> bool rounds_from_env()
+{
+	if constexpr (!std::is_same<F, fp_t>::value) {
+		return false;
+	} else {
+		const char *e = getenv("CUZK_MSM_ACC");
+		return e && !strcmp(e, "rounds");
+	}
+}
+inline unsigned rounds_count() { return unsigned(env_number("CUZK_MSM_ROUNDS", 3, 1, 16)); }
+// $CUZK_MSM_ROUNDS_MIN: the fewest pairs a round takes (default 2^21: a
+// round's inversion and its host sync cost ~1 ms whatever its size, the
+// XYZZ additions of ~2 M entries).
+inline size_t rounds_min_pairs() { return env_number("CUZK_MSM_ROUNDS_MIN", size_t(1) << 21, 1, size_t(1) << 30); }
+
+// Where the rounds of one sort group work (scratch_layout's rnd_*): two
+// lists of cap entries (96-byte points, keys), the values of the last, the
+// slots' flags and scan, and the two levels of products and inverses.
+struct rounds_scratch {
+	uint4 *pts[2];
+	uint32_t *keys[2];
+	uint32_t *vals;
+	uint32_t *flags, *before;
+	uint4 *pre, *q, *qpre, *qinv, *q2;
+	unsigned long long *count;
+	void *cub_tmp;
+	size_t cub_bytes;
+	size_t cap[2], slots, threads, threads2;   // cap[i]: entries of list i
+	unsigned rounds;
+	size_t min_pairs;
+};
+// The list the XYZZ kernel then sums (the sorted pairs themselves when
+// rounds is 0).
+struct rounds_result {
+	const uint4 *bases;
+	const uint32_t *keys, *vals;
+	size_t npairs;
+	unsigned rounds;
+};
+// Compiled in msm_g1_rounds.cu.
+rounds_result affine_rounds_g1(const uint4 *bases, const uint32_t *keys, const uint32_t *vals, size_t npairs,
+			       uint32_t nb, const rounds_scratch &sc, cudaStream_t s);
+// Slots a round thread takes and products a second-level thread takes (msm/affine_rounds.cuh).
+constexpr size_t ROUNDS_K = 32, ROUNDS_LEVEL_K = 64;
 
 // $CUZK_MSM_AFFINE_MIN: the fewest pairs a batch-affine round takes (default
 // 128: below it the inversion costs more than the XYZZ additions it saves).
@@ -218,6 +270,9 @@ template <class F> struct scratch_layout {
 		partials, red[2], lvl_a, lvl_r, lvl_sums, wsums, ones_sum, result, twod, total;
 	size_t pairs, nbuckets, nparts, nred, nlvl, ntwod;
 	size_t aff_entries, aff_pts, aff_keys;   // the batch-affine lists (none without them)
+	// the rounds' ($CUZK_MSM_ACC=rounds; caps 0 without them)
+	size_t rnd_cap[2], rnd_slots, rnd_threads, rnd_threads2, rnd_pts[2], rnd_keys[2], rnd_vals, rnd_flags,
+		rnd_before, rnd_pre, rnd_q, rnd_qpre, rnd_qinv, rnd_q2, rnd_count;
 
 	explicit scratch_layout(size_t n, size_t n_total = 0)
 	{
@@ -258,6 +313,22 @@ template <class F> struct scratch_layout {
 					      (int)n, scalar_is{nullptr, false, msm_scalar::kind::one});
 		}
 		cub_bytes = sort_bytes > sel_bytes ? sort_bytes : sel_bytes;
+		// The rounds' lists: the first, third... round's of up to 5/8 of a
+		// group's pairs, the second's 3/8 (a round that would leave more
+		// leaves its list to the XYZZ kernel: a round halves a list whose
+		// buckets hold more than a few entries).
+		rnd_cap[0] = rnd_cap[1] = rnd_slots = rnd_threads = rnd_threads2 = 0;
+		if (n && rounds_from_env<F>()) {
+			rnd_cap[0] = pairs / 8 * 5 + 64;
+			rnd_cap[1] = pairs / 8 * 3 + 64;
+			rnd_slots = (pairs + 1) / 2 + 1;
+			rnd_threads = (rnd_slots + ROUNDS_K - 1) / ROUNDS_K;
+			rnd_threads2 = (rnd_threads + ROUNDS_LEVEL_K - 1) / ROUNDS_LEVEL_K;
+			size_t scan_bytes = 0;
+			cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, (uint32_t *)nullptr, (uint32_t *)nullptr,
+						      (int)(rnd_slots + 1));
+			cub_bytes = std::max(cub_bytes, scan_bytes);
+		}
 		const size_t P = sizeof(xyzz_t<F>);
 		size_t off = 0;
 		auto take = [&](size_t bytes) {
@@ -292,6 +363,19 @@ template <class F> struct scratch_layout {
 		aff_entries = affine_from_env<F>(false) ? affine::list_entries(pairs, CHUNKS_CAP) : 0;
 		aff_pts = take(sizeof(affine_t<F>) * aff_entries);
 		aff_keys = take(sizeof(uint32_t) * aff_entries);
+		for (int i = 0; i < 2; i++) {
+			rnd_pts[i] = take(96 * rnd_cap[i]);
+			rnd_keys[i] = take(4 * rnd_cap[i]);
+		}
+		rnd_vals = take(4 * std::max(rnd_cap[0], rnd_cap[1]));
+		rnd_flags = take(4 * (rnd_slots + 1));
+		rnd_before = take(4 * (rnd_slots + 1));
+		rnd_pre = take(48 * rnd_slots);
+		rnd_q = take(48 * rnd_threads);
+		rnd_qpre = take(48 * rnd_threads);
+		rnd_qinv = take(48 * rnd_threads);
+		rnd_q2 = take(48 * rnd_threads2);
+		rnd_count = take(sizeof(unsigned long long));
 		total = off;
 	}
 };
@@ -1162,6 +1246,32 @@ void run(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobi
 		}
 	}
 
+	rounds_scratch rounds_sc{};
+	if (rounds_from_env<F>() && L.rnd_cap[0]) {
+		for (int i = 0; i < 2; i++) {
+			rounds_sc.pts[i] = static_cast<uint4 *>(at(L.rnd_pts[i]));
+			rounds_sc.keys[i] = static_cast<uint32_t *>(at(L.rnd_keys[i]));
+		}
+		rounds_sc.vals = static_cast<uint32_t *>(at(L.rnd_vals));
+		rounds_sc.flags = static_cast<uint32_t *>(at(L.rnd_flags));
+		rounds_sc.before = static_cast<uint32_t *>(at(L.rnd_before));
+		rounds_sc.pre = static_cast<uint4 *>(at(L.rnd_pre));
+		rounds_sc.q = static_cast<uint4 *>(at(L.rnd_q));
+		rounds_sc.qpre = static_cast<uint4 *>(at(L.rnd_qpre));
+		rounds_sc.qinv = static_cast<uint4 *>(at(L.rnd_qinv));
+		rounds_sc.q2 = static_cast<uint4 *>(at(L.rnd_q2));
+		rounds_sc.count = static_cast<unsigned long long *>(at(L.rnd_count));
+		rounds_sc.cub_tmp = at(L.cub_tmp);
+		rounds_sc.cub_bytes = L.cub_bytes;
+		rounds_sc.cap[0] = L.rnd_cap[0];
+		rounds_sc.cap[1] = L.rnd_cap[1];
+		rounds_sc.slots = L.rnd_slots;
+		rounds_sc.threads = L.rnd_threads;
+		rounds_sc.threads2 = L.rnd_threads2;
+		rounds_sc.rounds = rounds_count();
+		rounds_sc.min_pairs = rounds_min_pairs();
+	}
+
 	phase_clock clock(prof, s);
 
 	// 1. split: indices of the ones and of the rest, in order
@@ -1204,7 +1314,7 @@ void run(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobi
 	unsigned windows = batch || m ? pl.windows : 0;
 	for (unsigned w0 = 0; m && w0 < windows; w0 += pl.group) {
 		const unsigned g = w0 + pl.group <= windows ? pl.group : windows - w0;
-		const size_t npairs = m * g;
+		size_t npairs = m * g;   // the rounds shorten it
 		const uint32_t nb = uint32_t(g * pl.buckets);
 		uint32_t *k0 = static_cast<uint32_t *>(at(L.keys[0])), *k1 = static_cast<uint32_t *>(at(L.keys[1]));
 		uint32_t *v0 = static_cast<uint32_t *>(at(L.vals[0])), *v1 = static_cast<uint32_t *>(at(L.vals[1]));
@@ -1226,6 +1336,19 @@ void run(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobi
 		size_t nchunks = acc_threads;
 		size_t per = (npairs + nchunks - 1) / nchunks;
 		nchunks = (npairs + per - 1) / per;
+		// With the rounds, the XYZZ kernel sums the list they leave.
+		const uint4 *acc_bases = bases;
+		const uint32_t *acc_vals = vals;
+		if (rounds_sc.rounds) {
+			const rounds_result rr = affine_rounds_g1(bases, keys, vals, npairs, nb, rounds_sc, s);
+			acc_bases = rr.bases;
+			keys = rr.keys;
+			acc_vals = rr.vals;
+			npairs = rr.npairs;
+			nchunks = acc_threads;
+			per = std::max<size_t>(1, (npairs + nchunks - 1) / nchunks);
+			nchunks = (npairs + per - 1) / per;
+		}
 		bool affine_now = false;
 		if (affine_k) {   // its own chunking: its occupancy may differ
 			size_t ach = aff_threads, aper = (npairs + ach - 1) / ach;
@@ -1246,8 +1369,8 @@ void run(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobi
 			}
 		}
 		if (!affine_now) {
-			accumulate_k<<<blocks_for(nchunks, BLOCK), BLOCK, 0, s>>>(bases, keys, vals, npairs, per, nchunks,
-										   nb, buckets, heads[0], tails);
+			accumulate_k<<<blocks_for(nchunks, BLOCK), BLOCK, 0, s>>>(acc_bases, keys, acc_vals, npairs, per,
+										   nchunks, nb, buckets, heads[0], tails);
 			CUDA_LAUNCHED("msm accumulate");
 		}
 		uint32_t *ends = static_cast<uint32_t *>(at(L.ends)), *max_run = static_cast<uint32_t *>(at(L.max_run));

@@ -8,6 +8,8 @@
  *   test_gpu_msm --bench G K R   times R MSMs on curve G (1|2) of 2^K points
  *   test_gpu_msm --fp-pipes S R  times chains of S Fp products on the integer
  *                                and FP64 pipes, alone and together, R runs
+ *   test_gpu_msm --affine-round K R  one round of batch-affine additions of
+ *                                2^K pairs against XYZZ on the same points
  *
  * Without a CUDA device it says so and exits 77 (skip). */
 #include <stdio.h>
@@ -16,6 +18,7 @@
 
 #include "cuzk_gpu.h"
 #include "ff/fp_pipes.h"
+#include "msm/affine_round.h"
 #include "msm/msm_check.h"
 #include "prover/gpu_host_ops.h"
 
@@ -83,6 +86,27 @@ static int fp_pipes(unsigned steps, unsigned reps)
 	return 0;
 }
 
+static int affine_round(unsigned log_pairs, unsigned reps)
+{
+	static const unsigned per[] = { 8, 16, 32 };
+	printf("Batch-affine round, 2^%u pairs, best of %u runs (4096 sampled sums == the host's):\n", log_pairs, reps);
+	for (int gather = 0; gather < 2; gather++)
+		for (unsigned k = 0; k < sizeof per / sizeof per[0]; k++) {
+			cuzk_affine_round_result b;
+			cuzk_error err = { 0 };
+			if (cuzk_affine_round_bench(log_pairs, per[k], gather, reps, &b, &err)) {
+				fprintf(stderr, "affine round: %s\n", err.msg);
+				return 1;
+			}
+			printf("  %-8s %2u a thread: products %6.2f + inverses %5.2f + sums %6.2f = %7.2f ms, "
+			       "%.4f ns an addition | XYZZ %7.2f ms, %.4f ns | %.3fx\n",
+			       gather ? "gathered" : "planes", per[k], b.pre_ms, b.inv_ms, b.sum_ms,
+			       b.pre_ms + b.inv_ms + b.sum_ms, b.ns_per_add, b.xyzz_ms, b.xyzz_ns_per_add,
+			       b.ns_per_add / b.xyzz_ns_per_add);
+		}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (cuzk_gpu_device_count() <= 0) {
@@ -91,6 +115,8 @@ int main(int argc, char **argv)
 	}
 	if (argc == 4 && strcmp(argv[1], "--fp-pipes") == 0)
 		return fp_pipes((unsigned)atoi(argv[2]), (unsigned)atoi(argv[3]));
+	if (argc == 4 && strcmp(argv[1], "--affine-round") == 0)
+		return affine_round((unsigned)atoi(argv[2]), (unsigned)atoi(argv[3]));
 	if (argc == 5 && strcmp(argv[1], "--bench") == 0)
 		return bench(atoi(argv[2]), (unsigned)atoi(argv[3]), (unsigned)atoi(argv[4]));
 

@@ -87,6 +87,10 @@ for msm_test in "$B"/cuda/msm/test_gpu_msm "$B"/cuda/test_gpu_msm; do
 	for form in lazy fused; do
 		step "GPU MSM == CPU, field products $form" "msm-$form.log" env CUZK_MSM_FP=$form "$msm_test"
 	done
+	# G1 lists shortened by batch-affine rounds (cuda/msm/affine_rounds.cuh)
+	# down to rounds of one pair, so that the small cases have them too.
+	step "GPU MSM == CPU, G1 batch-affine rounds" msm-rounds.log \
+		env CUZK_MSM_ACC=rounds CUZK_MSM_ROUNDS=6 CUZK_MSM_ROUNDS_MIN=1 "$msm_test"
 done
 step "GPU dev setup == CPU dev setup (2^10..2^16)" setup.log "$B/cuda/test_gpu_setup" 16
 step "GPU point decoder, and loads through it == CPU" decode.log "$B/cuda/test_gpu_decode"
