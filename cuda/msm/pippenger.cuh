@@ -190,8 +190,8 @@ template <class F> bool affine_from_env(bool strict)
 // over the whole grid (msm/affine_rounds.cuh) before the XYZZ kernel;
 // $CUZK_MSM_ROUNDS of them at most (default 3), each while it pairs at
 // least rounds_min_pairs() entries.  Not the default: its lists take
-// ~17 GB of scratch for a group of 2^27 pairs (docs/BENCHMARKS.md, "GPU
-// MSM, 2026-12-06 (night)").
+// ~17 GB of scratch (groups of up to 2^27 pairs: ROUNDS_GROUP_PAIRS;
+// docs/BENCHMARKS.md, "GPU MSM, 2026-12-06 (night)").
 template <class F> bool rounds_from_env()
 {
 	if constexpr (!std::is_same<F, fp_t>::value) {
@@ -236,6 +236,16 @@ rounds_result affine_rounds_g1(const uint4 *bases, const uint32_t *keys, const u
 			       uint32_t nb, const rounds_scratch &sc, cudaStream_t s);
 // Slots a round thread takes and products a second-level thread takes (msm/affine_rounds.cuh).
 constexpr size_t ROUNDS_K = 32, ROUNDS_LEVEL_K = 64;
+// With the rounds, a sort group holds at most ROUNDS_GROUP_PAIRS pairs (one
+// window at least), and the rounds' lists are sized for that many: ~17 GB,
+// where groups of PAIRS_CAP would take twice that.  A larger group (one
+// window of more points) is left to the XYZZ kernel.
+constexpr size_t ROUNDS_GROUP_PAIRS = size_t(1) << 27;
+inline unsigned rounds_group(unsigned group, size_t m)
+{
+	const size_t g = std::max<size_t>(1, ROUNDS_GROUP_PAIRS / std::max<size_t>(m, 1));
+	return unsigned(std::min<size_t>(group, g));
+}
 
 // $CUZK_MSM_AFFINE_MIN: the fewest pairs a batch-affine round takes (default
 // 128: below it the inversion costs more than the XYZZ additions it saves).
@@ -290,6 +300,8 @@ template <class F> struct scratch_layout {
 			for (unsigned kp = 1; kp <= std::min(kpmax, n_total ? k : 1u); kp++) {
 				plan_t p = n_total ? make_plan(k, C_BATCHED_MAX, kp, forced) : make_plan(k, C_MAX, 0, forced);
 				size_t m = below(n_total ? kp : k);
+				if (rounds_from_env<F>())
+					p.group = rounds_group(p.group, m);
 				size_t e = m * p.group;
 				size_t nb = p.windows * p.buckets;
 				window_levels wl(p.windows, p.buckets, chunk_threads<F>::value);
@@ -319,9 +331,10 @@ template <class F> struct scratch_layout {
 		// buckets hold more than a few entries).
 		rnd_cap[0] = rnd_cap[1] = rnd_slots = rnd_threads = rnd_threads2 = 0;
 		if (n && rounds_from_env<F>()) {
-			rnd_cap[0] = pairs / 8 * 5 + 64;
-			rnd_cap[1] = pairs / 8 * 3 + 64;
-			rnd_slots = (pairs + 1) / 2 + 1;
+			const size_t listed = std::min(pairs, ROUNDS_GROUP_PAIRS);
+			rnd_cap[0] = listed / 8 * 5 + 64;
+			rnd_cap[1] = listed / 8 * 3 + 64;
+			rnd_slots = (listed + 1) / 2 + 1;
 			rnd_threads = (rnd_slots + ROUNDS_K - 1) / ROUNDS_K;
 			rnd_threads2 = (rnd_threads + ROUNDS_LEVEL_K - 1) / ROUNDS_LEVEL_K;
 			size_t scan_bytes = 0;
@@ -1310,6 +1323,8 @@ void run(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobi
 
 	// 3. Pippenger on the rest
 	plan_t pl = batch ? batch_plan : make_plan(bitlen(m), C_MAX, 0, forced_windows);
+	if (rounds_sc.rounds)
+		pl.group = rounds_group(pl.group, m);   // as scratch_layout sized the lists
 	// A batched MSM reduces all its windows at the end, whatever this batch had.
 	unsigned windows = batch || m ? pl.windows : 0;
 	for (unsigned w0 = 0; m && w0 < windows; w0 += pl.group) {
