@@ -110,6 +110,16 @@ __device__ __forceinline__ void store_point(uint4 *pts, size_t e, const affine_t
 		d[w] = v[w];
 }
 
+// How many of a thread's items j·stride + t (j < cap) lie below count: the
+// walks back start from the last of them.
+CUZK_HD unsigned strided_count(size_t t, size_t stride, size_t count, unsigned cap)
+{
+	if (t >= count)
+		return 0;
+	const size_t k = (count - t + stride - 1) / stride;
+	return k < cap ? unsigned(k) : cap;
+}
+
 // Slots a thread (steps 1 and 4) and the second level's products a
 // thread: pippenger.cuh's, which sizes the scratch.
 constexpr unsigned ROUND_K = unsigned(ROUNDS_K), LEVEL_K = unsigned(ROUNDS_LEVEL_K), ROUND_THREADS = 128;
@@ -204,11 +214,8 @@ static __global__ void __launch_bounds__(ROUND_THREADS)
 	if (u >= T2)
 		return;
 	A r = inv2.get(u);
-	unsigned jn = 0;
-	while (jn < LEVEL_K && size_t(jn) * T2 + u < count)
-		jn++;
 #pragma unroll 1
-	for (unsigned j = jn; j-- > 0;) {
+	for (unsigned j = strided_count(u, T2, count, LEVEL_K); j-- > 0;) {
 		const size_t i = size_t(j) * T2 + u;
 		inv.put(i, mul(r, pre.get(i)));
 		r = mul(r, v.get(i));
@@ -225,11 +232,8 @@ __global__ void __launch_bounds__(ROUND_THREADS, 4)
 	if (t >= T)
 		return;
 	A r = qinv.get(t);
-	unsigned jn = 0;
-	while (jn < ROUND_K && size_t(jn) * T + t < S)
-		jn++;
 #pragma unroll 1
-	for (unsigned j = jn; j-- > 0;) {
+	for (unsigned j = strided_count(t, T, S, ROUND_K); j-- > 0;) {
 		const size_t s = size_t(j) * T + t, e = 2 * s, pos = e - before[s];
 		const uint32_t key = keys[e];
 		if (flags[s]) {
