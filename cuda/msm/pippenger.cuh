@@ -1348,9 +1348,6 @@ void run(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobi
 		P *heads[2] = {static_cast<P *>(at(L.heads[0])), static_cast<P *>(at(L.heads[1]))};
 		P *tails = static_cast<P *>(at(L.tails));
 		CUDA_OK(cudaMemsetAsync(buckets, 0, size_t(nb) * sizeof(P), s));
-		size_t nchunks = acc_threads;
-		size_t per = (npairs + nchunks - 1) / nchunks;
-		nchunks = (npairs + per - 1) / per;
 		// With the rounds, the XYZZ kernel sums the list they leave.
 		const uint4 *acc_bases = bases;
 		const uint32_t *acc_vals = vals;
@@ -1360,10 +1357,10 @@ void run(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobi
 			keys = rr.keys;
 			acc_vals = rr.vals;
 			npairs = rr.npairs;
-			nchunks = acc_threads;
-			per = std::max<size_t>(1, (npairs + nchunks - 1) / nchunks);
-			nchunks = (npairs + per - 1) / per;
 		}
+		size_t nchunks = acc_threads;
+		size_t per = (npairs + nchunks - 1) / nchunks;
+		nchunks = (npairs + per - 1) / per;
 		bool affine_now = false;
 		if (affine_k) {   // its own chunking: its occupancy may differ
 			size_t ach = aff_threads, aper = (npairs + ach - 1) / ach;
