@@ -36,6 +36,12 @@ extern "C" {
 
 size_t cuzk_msm_g1_scratch_bytes(size_t n);
 size_t cuzk_msm_g2_scratch_bytes(size_t n);
+/* The scratch with which the call takes its fastest path: G1's batch-affine
+ * rounds (~15 GB more from 2^22 points on, none below; the same as
+ * *_scratch_bytes for G2 and with $CUZK_MSM_ACC=xyzz).  A call given at
+ * least this much takes it; with less, XYZZ additions alone (the same sum). */
+size_t cuzk_msm_g1_scratch_bytes_fast(size_t n);
+size_t cuzk_msm_g2_scratch_bytes_fast(size_t n);
 
 int cuzk_msm_g1(const void *d_bases, const void *d_scalars, size_t n, int scalars_montgomery, void *h_out_jac,
 		const cuzk_gpu_host_ops *ops, void *d_scratch, size_t scratch_bytes, cudaStream_t s, cuzk_error *err);

@@ -41,6 +41,7 @@ typedef struct cuzk_msm_bench_result {
 	double best_ms, median_ms;   /* wall time of one call (host clock around it) */
 	double phase_ms[7];          /* device time: split, ones, pairs, sort, accumulate, windows, finish */
 	unsigned window_bits, windows, group;
+	unsigned rounds;             /* batch-affine rounds a sort group may take (0: XYZZ alone) */
 	size_t scratch_bytes;
 } cuzk_msm_bench_result;
 

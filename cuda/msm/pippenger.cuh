@@ -165,41 +165,51 @@ struct scalar_is {
 	}
 };
 
-// $CUZK_MSM_ACC=affine: G1's buckets accumulated by batch-affine rounds
-// (msm/affine_acc.cuh, accumulate_affine: slower, kept to measure and
-// improve) where the chunks are long enough, with their lists in the
-// scratch; unset or xyzz: XYZZ additions only.  G2 is always XYZZ.
-// strict: an unknown value is an error (the driver), else XYZZ (the sizes).
+// $CUZK_MSM_ACC: how G1's buckets are accumulated.  Unset, empty or auto:
+// batch-affine rounds over the whole grid (msm/affine_rounds.cuh) shorten
+// each sort group's list before the XYZZ kernel sums it, wherever the
+// caller's scratch has room for their lists (*_scratch_bytes_fast: ~15 GB
+// more at 2^26, groups of up to ROUNDS_GROUP_PAIRS pairs), else XYZZ
+// alone; xyzz: XYZZ alone whatever the scratch; rounds: the rounds always
+// (*_scratch_bytes includes their lists, batched MSMs too); affine: the
+// per-thread batch-affine kernel (msm/affine_acc.cuh, slower, kept to
+// measure).  G2 is always XYZZ.  strict: an unknown value is an error (the
+// driver), else automatic (the sizes).
+enum class acc_mode { automatic, xyzz, rounds, affine };
+inline acc_mode acc_from_env(bool strict)
+{
+	const char *e = getenv("CUZK_MSM_ACC");
+	if (!e || !*e || !strcmp(e, "auto"))
+		return acc_mode::automatic;
+	if (!strcmp(e, "xyzz"))
+		return acc_mode::xyzz;
+	if (!strcmp(e, "rounds"))
+		return acc_mode::rounds;
+	if (!strcmp(e, "affine"))
+		return acc_mode::affine;
+	if (strict)
+		gpu_fail(CUZK_E_INVAL, "CUZK_MSM_ACC=%.64s: expected auto, xyzz, rounds or affine", e);
+	return acc_mode::automatic;
+}
 template <class F> bool affine_from_env(bool strict)
 {
-	if constexpr (!std::is_same<F, fp_t>::value) {
-		return false;
-	} else {
-		const char *e = getenv("CUZK_MSM_ACC");
-		if (!e || !*e || !strcmp(e, "xyzz") || !strcmp(e, "rounds"))
-			return false;
-		if (!strcmp(e, "affine"))
-			return true;
-		if (strict)
-			gpu_fail(CUZK_E_INVAL, "CUZK_MSM_ACC=%s: expected xyzz, affine or rounds", e);
-		return false;
-	}
+	return std::is_same<F, fp_t>::value && acc_from_env(strict) == acc_mode::affine;
 }
 
-// $CUZK_MSM_ACC=rounds: G1's sort groups shortened by batch-affine rounds
-// over the whole grid (msm/affine_rounds.cuh) before the XYZZ kernel;
-// $CUZK_MSM_ROUNDS of them at most (default 3), each while it pairs at
-// least rounds_min_pairs() entries.  Not the default: its lists take
-// ~17 GB of scratch (groups of up to 2^27 pairs: ROUNDS_GROUP_PAIRS;
-// docs/BENCHMARKS.md, "GPU MSM, 2026-12-06 (night)").
-template <class F> bool rounds_from_env()
+// The fewest points of a whole MSM that the automatic mode gives the
+// rounds' lists to: below it a round's fixed cost (an inversion chain and
+// a host sync, ~1 ms) is more than it saves (G1 2^20: 5% slower with them,
+// 2^24 8% faster; docs/BENCHMARKS.md, "GPU MSM, 2026-12-06 (night)").
+constexpr size_t ROUNDS_AUTO_POINTS = size_t(1) << 22;
+// Whether an MSM of n points (a batch of an MSM of n_total, 0 for a whole
+// one) reserves the rounds' lists: always with CUZK_MSM_ACC=rounds, and in
+// the automatic mode for the fast scratch of a large whole MSM.
+template <class F> bool rounds_in_layout(size_t n, size_t n_total, bool fast)
 {
-	if constexpr (!std::is_same<F, fp_t>::value) {
+	if (!std::is_same<F, fp_t>::value || !n)
 		return false;
-	} else {
-		const char *e = getenv("CUZK_MSM_ACC");
-		return e && !strcmp(e, "rounds");
-	}
+	const acc_mode a = acc_from_env(false);
+	return a == acc_mode::rounds || (a == acc_mode::automatic && fast && !n_total && n >= ROUNDS_AUTO_POINTS);
 }
 inline unsigned rounds_count() { return unsigned(env_number("CUZK_MSM_ROUNDS", 3, 1, 16)); }
 // $CUZK_MSM_ROUNDS_MIN: the fewest pairs a round takes (default 2^21: a
@@ -284,8 +294,10 @@ template <class F> struct scratch_layout {
 	size_t rnd_cap[2], rnd_slots, rnd_threads, rnd_threads2, rnd_pts[2], rnd_keys[2], rnd_vals, rnd_flags,
 		rnd_before, rnd_pre, rnd_q, rnd_qpre, rnd_qinv, rnd_q2, rnd_count;
 
-	explicit scratch_layout(size_t n, size_t n_total = 0)
+	// fast: with the lists of the automatic mode's rounds (rounds_in_layout).
+	explicit scratch_layout(size_t n, size_t n_total = 0, bool fast = false)
 	{
+		const bool rounds = rounds_in_layout<F>(n, n_total, fast);
 		pairs = nbuckets = nparts = nred = nlvl = ntwod = 0;
 		size_t sel_bytes = 0, sort_bytes = 0;
 		// Every plan a call may make: a whole MSM's follows its dense count
@@ -300,7 +312,7 @@ template <class F> struct scratch_layout {
 			for (unsigned kp = 1; kp <= std::min(kpmax, n_total ? k : 1u); kp++) {
 				plan_t p = n_total ? make_plan(k, C_BATCHED_MAX, kp, forced) : make_plan(k, C_MAX, 0, forced);
 				size_t m = below(n_total ? kp : k);
-				if (rounds_from_env<F>())
+				if (rounds)
 					p.group = rounds_group(p.group, m);
 				size_t e = m * p.group;
 				size_t nb = p.windows * p.buckets;
@@ -330,7 +342,7 @@ template <class F> struct scratch_layout {
 		// leaves its list to the XYZZ kernel: a round halves a list whose
 		// buckets hold more than a few entries).
 		rnd_cap[0] = rnd_cap[1] = rnd_slots = rnd_threads = rnd_threads2 = 0;
-		if (n && rounds_from_env<F>()) {
+		if (rounds) {
 			const size_t listed = std::min(pairs, ROUNDS_GROUP_PAIRS);
 			rnd_cap[0] = listed / 8 * 5 + 64;
 			rnd_cap[1] = listed / 8 * 3 + 64;
@@ -1022,6 +1034,7 @@ enum phase { PH_SPLIT, PH_ONES, PH_PAIRS, PH_SORT, PH_ACCUMULATE, PH_WINDOWS, PH
 struct profile_t {
 	double ms[PH_COUNT] = {};
 	unsigned c = 0, windows = 0, group = 0, wide = 0;
+	unsigned rounds = 0;   // the batch-affine rounds a group may take (0: XYZZ alone)
 	size_t ones = 0, dense = 0;
 };
 
@@ -1030,8 +1043,8 @@ struct profile_t {
 inline void print_profile(const profile_t &p, size_t n, const char *curve)
 {
 	static const char *names[PH_COUNT] = {"split", "ones", "pairs", "sort", "accumulate", "windows", "finish"};
-	fprintf(stderr, "msm %s n=%zu c=%u windows=%u (%u of c bits) ones=%zu dense=%zu:", curve, n, p.c, p.windows,
-		p.wide, p.ones, p.dense);
+	fprintf(stderr, "msm %s n=%zu c=%u windows=%u (%u of c bits) rounds=%u ones=%zu dense=%zu:", curve, n, p.c,
+		p.windows, p.wide, p.rounds, p.ones, p.dense);
 	for (int i = 0; i < PH_COUNT; i++)
 		fprintf(stderr, " %s %.3f", names[i], p.ms[i]);
 	fprintf(stderr, " ms\n");
@@ -1207,10 +1220,17 @@ void run(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobi
 	const bool print_prof = !prof && getenv("CUZK_MSM_PROFILE");
 	if (print_prof)
 		prof = &own_prof;
-	scratch_layout<F> L(n, batch ? batch->n_total : 0);
+	const size_t n_total = batch ? batch->n_total : 0;
+	scratch_layout<F> L(n, n_total);
 	if (!d_scratch || scratch_bytes < L.total)
 		gpu_fail(CUZK_E_INVAL, "msm: scratch of %zu bytes, %zu needed for %zu points", scratch_bytes,
 			 L.total, n);
+	// The rounds where the caller gave the scratch they need.
+	if (!L.rnd_cap[0] && rounds_in_layout<F>(n, n_total, true)) {
+		const scratch_layout<F> fast(n, n_total, true);
+		if (scratch_bytes >= fast.total)
+			L = fast;
+	}
 	char *base = static_cast<char *>(d_scratch);
 	auto at = [&](size_t off) { return static_cast<void *>(base + off); };
 	const uint4 *bases = static_cast<const uint4 *>(d_bases);
@@ -1260,7 +1280,7 @@ void run(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobi
 	}
 
 	rounds_scratch rounds_sc{};
-	if (rounds_from_env<F>() && L.rnd_cap[0]) {
+	if (L.rnd_cap[0]) {
 		for (int i = 0; i < 2; i++) {
 			rounds_sc.pts[i] = static_cast<uint4 *>(at(L.rnd_pts[i]));
 			rounds_sc.keys[i] = static_cast<uint32_t *>(at(L.rnd_keys[i]));
@@ -1496,6 +1516,7 @@ void run(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobi
 		prof->wide = windows ? pl.wide : 0;
 		prof->windows = windows;
 		prof->group = windows ? pl.group : 0;
+		prof->rounds = rounds_sc.rounds;
 		prof->ones = m1;
 		prof->dense = m;
 	}
@@ -1525,6 +1546,10 @@ void run_g2(const void *d_bases, const void *d_scalars, size_t n, bool mont, jac
 	extern "C" size_t cuzk_msm_##name##_scratch_bytes(size_t n)                                   \
 	{                                                                                             \
 		return cuzk::msm::scratch_layout<F>(n).total;                                        \
+	}                                                                                             \
+	extern "C" size_t cuzk_msm_##name##_scratch_bytes_fast(size_t n)                              \
+	{                                                                                             \
+		return cuzk::msm::scratch_layout<F>(n, 0, true).total;                               \
 	}                                                                                             \
 	extern "C" int cuzk_msm_##name(const void *d_bases, const void *d_scalars, size_t n,          \
 				       int scalars_montgomery, void *h_out_jac,                         \

@@ -50,7 +50,7 @@ __global__ void __launch_bounds__(256) permute_g1_bitrev(uint4 *out, const uint4
 } // namespace
 
 proof_layout plan_proof(size_t num_constraints, size_t num_inputs, size_t num_aux, size_t n_a, size_t n_b,
-			size_t stream_batch, unsigned msm_streams, size_t room)
+			size_t stream_batch, unsigned msm_streams, size_t room, bool fast_msm)
 {
 	proof_layout L;
 	L.log_m = log2_ceil(num_constraints);
@@ -113,6 +113,12 @@ proof_layout plan_proof(size_t num_constraints, size_t num_inputs, size_t num_au
 		while (k < MSM_STREAMS_MAX && total_for(k + 1) + total_for(1) <= room)
 			k++;
 	L.msm_streams = k;
+	if (fast_msm && !stream_batch) {
+		const size_t fast = align_up(std::max(cuzk_msm_g1_scratch_bytes_fast(msm_n),
+						      cuzk_msm_g2_scratch_bytes_fast(msm_n2)));
+		L.fast_msm = fast > L.msm_bytes;
+		L.msm_bytes = std::max(L.msm_bytes, fast);
+	}
 	o += L.msm_streams * L.msm_bytes;
 	L.off_running = o;
 	o += L.running_bytes[0] + L.running_bytes[1];
@@ -174,15 +180,31 @@ size_t cuzk::pick_stream_batch(size_t nc, size_t ni, size_t na, size_t n_a, size
 	return STREAM_BATCH_MIN;
 }
 
-std::unique_ptr<workspace> cuzk_gpu_dev::take_workspace(size_t bytes)
+std::unique_ptr<workspace> cuzk_gpu_dev::take_workspace(size_t bytes, size_t want)
 {
+	want = std::max(want, bytes);
 	std::unique_lock<std::mutex> g(mu);
-	for (;;) {
-		// Best fit among the idle arenas.
+	auto best_fit = [&](size_t need) {
 		auto best = idle.end();
 		for (auto it = idle.begin(); it != idle.end(); ++it)
-			if ((*it)->mem.size() >= bytes && (best == idle.end() || (*it)->mem.size() < (*best)->mem.size()))
+			if ((*it)->mem.size() >= need && (best == idle.end() || (*it)->mem.size() < (*best)->mem.size()))
 				best = it;
+		return best;
+	};
+	for (;;) {
+		// An idle arena of the faster size, else a new one where the budget
+		// keeps room beside it for one more proof of the least size when
+		// no other proof holds one (the device's other worker must not wait
+		// for this one's extra scratch), else the least size, idle or new.
+		auto best = best_fit(want);
+		size_t fresh = 0;
+		if (best == idle.end()) {
+			const size_t free = budget->budget() - std::min(budget->budget(), budget->reserved());
+			if (want > bytes && free >= want && free - want >= (busy ? 0 : bytes))
+				fresh = want;
+			else
+				best = best_fit(bytes);
+		}
 		if (best != idle.end()) {
 			std::unique_ptr<workspace> ws = std::move(*best);
 			idle.erase(best);
@@ -190,19 +212,25 @@ std::unique_ptr<workspace> cuzk_gpu_dev::take_workspace(size_t bytes)
 			busy_bytes += ws->mem.size();
 			return ws;
 		}
-		if (budget->try_reserve(bytes)) {
+		if (!fresh)
+			fresh = bytes;
+		if (budget->try_reserve(fresh)) {
 			busy++;
-			busy_bytes += bytes;
+			busy_bytes += fresh;
 			const unsigned id = workspaces_made++;
 			g.unlock();
 			try {
-				return std::make_unique<workspace>(*budget, bytes, id);
+				return std::make_unique<workspace>(*budget, fresh, id);
 			} catch (...) {
 				std::lock_guard<std::mutex> g2(mu);
 				busy--;
-				busy_bytes -= bytes;
+				busy_bytes -= fresh;
 				throw;
 			}
+		}
+		if (fresh > bytes) {   // reserved by someone else meanwhile (an SRS upload)
+			want = bytes;
+			continue;
 		}
 		// Too small idle arenas give their memory back for a bigger one.
 		if (!idle.empty()) {

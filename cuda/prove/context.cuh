@@ -81,6 +81,9 @@ struct proof_layout {
 	unsigned log_m = 0;
 	size_t off_a, off_b, off_c, off_aux, off_input, off_bits, off_density, off_msm, off_stream, total;
 	size_t density_bytes, msm_bytes, stream_bytes;
+	// With fast_msm, each MSM stream's scratch is the larger one with which
+	// G1's MSMs take the batch-affine rounds (msm.cuh, *_scratch_bytes_fast).
+	bool fast_msm = false;
 	// A streamed SRS's batched MSMs keep their running sums apart from the
 	// scratch (msm.cuh): two areas from off_running, so that a second
 	// query's batches can take turns with h's (prove.cu): area 0 for G1
@@ -102,8 +105,11 @@ struct proof_layout {
 // MSM_STREAMS_AUTO: the most whose workspace, with one more single-stream
 // workspace of the same proof beside it (the device's other worker),
 // fits in room bytes.  A streamed SRS gets 1 either way.
+// fast_msm: the same plan (the same MSM streams) with each MSM's scratch
+// the fast one, for a resident SRS; a streamed SRS's batched MSMs have no
+// fast path and get the same layout.
 proof_layout plan_proof(size_t num_constraints, size_t num_inputs, size_t num_aux, size_t n_a, size_t n_b,
-			size_t stream_batch, unsigned msm_streams = 1, size_t room = 0);
+			size_t stream_batch, unsigned msm_streams = 1, size_t room = 0, bool fast_msm = false);
 // The points per batch of a streamed SRS for this shape, given room bytes
 // for one proof's workspace (STREAM_BATCH_MAX above); STREAM_BATCH_MIN when
 // not even that fits (take_workspace then fails with CUZK_E_VRAM).
@@ -177,9 +183,12 @@ struct cuzk_gpu_dev {
 	std::mutex upload_mu;
 	cuzk::event_t upload_tail;
 
-	// A workspace of at least `bytes`; waits while other proofs hold theirs
-	// and the budget is short, fails with CUZK_E_VRAM when it can never fit.
-	std::unique_ptr<cuzk::workspace> take_workspace(size_t bytes);
+	// A workspace of at least `bytes`, of `want` (a faster plan's size)
+	// where an idle one is that large or the budget has room for it and for
+	// one more proof of `bytes` beside it while no other proof holds one;
+	// waits while other proofs hold theirs and the budget is short, fails
+	// with CUZK_E_VRAM when `bytes` can never fit.
+	std::unique_ptr<cuzk::workspace> take_workspace(size_t bytes, size_t want = 0);
 	void give_workspace(std::unique_ptr<cuzk::workspace> ws);
 	// Bytes a new workspace could have now without waiting: the budget not
 	// reserved, and the idle arenas take_workspace would give back for it.

@@ -293,22 +293,27 @@ extern "C" int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, c
 						       : pick_stream_batch(nc, ni, na, n_a, n_b, dev->proof_room());
 		const size_t room = dev->msm_streams == MSM_STREAMS_AUTO || dev->msm_streams == MSM_STREAMS_SMALL
 					    ? dev->workspace_room() : 0;
-		const proof_layout L = plan_proof(nc, ni, na, n_a, n_b, batch, dev->msm_streams, room);
-		if (srs->n_h != L.m - 1 || srs->n_l != na || n_a < ni || srs->n_b_g2 != n_b)
+		// The least layout, and the same with the MSMs' faster scratch
+		// (their batch-affine rounds), which the proof takes where its
+		// workspace has room for it (take_workspace).
+		const proof_layout least = plan_proof(nc, ni, na, n_a, n_b, batch, dev->msm_streams, room);
+		const proof_layout fast = plan_proof(nc, ni, na, n_a, n_b, batch, dev->msm_streams, room, true);
+		if (srs->n_h != least.m - 1 || srs->n_l != na || n_a < ni || srs->n_b_g2 != n_b)
 			gpu_fail(CUZK_E_MISMATCH, "params and witness disagree in shape (h %zu/%zu, l %zu/%zu, "
-				 "a %zu, b_g1 %zu, b_g2 %zu, %zu inputs)", srs->n_h, L.m - 1, srs->n_l, na, n_a, n_b,
+				 "a %zu, b_g1 %zu, b_g2 %zu, %zu inputs)", srs->n_h, least.m - 1, srs->n_l, na, n_a, n_b,
 				 srs->n_b_g2, ni);
 
 		workspace_lease lease{dev, nullptr};
 		try {
-			lease.ws = dev->take_workspace(L.total);
+			lease.ws = dev->take_workspace(least.total, fast.total);
 		} catch (const gpu_error &e) {
-			if (L.msm_streams > 1)
+			if (least.msm_streams > 1)
 				gpu_fail(e.code, "%s (with %u MSM streams, $CUZK_GPU_MSM_STREAMS)", e.msg.c_str(),
-					 L.msm_streams);
+					 least.msm_streams);
 			throw;
 		}
 		workspace &ws = *lease.ws;
+		const proof_layout &L = ws.mem.size() >= fast.total ? fast : least;
 		span_log spans(ws.copy);
 		char *base = ws.mem.as<char>();
 		fr_t *A = reinterpret_cast<fr_t *>(base + L.off_a), *Bv = reinterpret_cast<fr_t *>(base + L.off_b),
