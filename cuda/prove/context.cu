@@ -10,6 +10,7 @@
 #include "msm/msm.cuh"
 #include "prove/density.cuh"
 #include "prove/srs_host.cuh"
+#include "prove/workspace_pick.cuh"
 
 using namespace cuzk;
 
@@ -182,39 +183,23 @@ size_t cuzk::pick_stream_batch(size_t nc, size_t ni, size_t na, size_t n_a, size
 
 std::unique_ptr<workspace> cuzk_gpu_dev::take_workspace(size_t bytes, size_t want)
 {
-	want = std::max(want, bytes);
 	std::unique_lock<std::mutex> g(mu);
-	auto best_fit = [&](size_t need) {
-		auto best = idle.end();
-		for (auto it = idle.begin(); it != idle.end(); ++it)
-			if ((*it)->mem.size() >= need && (best == idle.end() || (*it)->mem.size() < (*best)->mem.size()))
-				best = it;
-		return best;
-	};
+	std::vector<size_t> sizes;
 	for (;;) {
-		// An idle arena of the faster size, else a new one where the budget
-		// keeps room beside it for one more proof of the least size when
-		// no other proof holds one (the device's other worker must not wait
-		// for this one's extra scratch), else the least size, idle or new.
-		auto best = best_fit(want);
-		size_t fresh = 0;
-		if (best == idle.end()) {
-			const size_t free = budget->budget() - std::min(budget->budget(), budget->reserved());
-			if (want > bytes && free >= want && free - want >= (busy ? 0 : bytes))
-				fresh = want;
-			else
-				best = best_fit(bytes);
-		}
-		if (best != idle.end()) {
-			std::unique_ptr<workspace> ws = std::move(*best);
-			idle.erase(best);
+		sizes.clear();
+		for (const auto &ws : idle)
+			sizes.push_back(ws->mem.size());
+		const size_t free = budget->budget() - std::min(budget->budget(), budget->reserved());
+		const workspace_pick pick = pick_workspace(sizes.data(), sizes.size(), bytes, want, free, busy);
+		if (pick.idle != workspace_pick::npos) {
+			std::unique_ptr<workspace> ws = std::move(idle[pick.idle]);
+			idle.erase(idle.begin() + (std::ptrdiff_t)pick.idle);
 			busy++;
 			busy_bytes += ws->mem.size();
 			return ws;
 		}
-		if (!fresh)
-			fresh = bytes;
-		if (budget->try_reserve(fresh)) {
+		const size_t fresh = pick.fresh;
+		if (fresh && budget->try_reserve(fresh)) {
 			busy++;
 			busy_bytes += fresh;
 			const unsigned id = workspaces_made++;
@@ -229,7 +214,7 @@ std::unique_ptr<workspace> cuzk_gpu_dev::take_workspace(size_t bytes, size_t wan
 			}
 		}
 		if (fresh > bytes) {   // reserved by someone else meanwhile (an SRS upload)
-			want = bytes;
+			want = 0;
 			continue;
 		}
 		// Too small idle arenas give their memory back for a bigger one.
