@@ -198,8 +198,9 @@ template <class F> bool affine_from_env(bool strict)
 
 // The fewest points of a whole MSM that the automatic mode gives the
 // rounds' lists to: below it a round's fixed cost (an inversion chain and
-// a host sync, ~1 ms) is more than it saves (G1 2^20: 5% slower with them,
-// 2^24 8% faster; docs/BENCHMARKS.md, "GPU MSM, 2026-12-06 (night)").
+// a host sync, ~1 ms) is more than it saves (on an H100, G1 2^20 5% slower
+// with them, 2^22 2% faster, 2^24 8%; docs/BENCHMARKS.md, "GPU MSM,
+// 2026-12-06 (night)" and "(session of 09:47)").
 constexpr size_t ROUNDS_AUTO_POINTS = size_t(1) << 22;
 // Whether an MSM of n points (a batch of an MSM of n_total, 0 for a whole
 // one) reserves the rounds' lists: always with CUZK_MSM_ACC=rounds, and in
