@@ -28,7 +28,7 @@ namespace {
 using msm::rounds::A;
 using msm::rounds::one_a;
 using msm::rounds::plane;
-constexpr unsigned THREADS = msm::rounds::ROUND_THREADS, LEVEL2 = msm::rounds::LEVEL_K, SAMPLES = 4096;
+constexpr unsigned THREADS = msm::rounds::ROUND_THREADS, SAMPLES = 4096;
 
 // The 2N points of pair_src in planes: x_p, y_p, x_q, y_q, one after the other.
 struct planes {
@@ -180,7 +180,9 @@ unsigned grid(size_t n) { return unsigned((n + THREADS - 1) / THREADS); }
 
 template <unsigned K, bool GATHER> void run(unsigned log_pairs, unsigned reps, cuzk_affine_round_result *res)
 {
-	const size_t N = size_t(1) << log_pairs, T = N / K, T2 = (T + LEVEL2 - 1) / LEVEL2;
+	const unsigned level = msm::rounds_level_k();   // the MSM's knobs, $CUZK_MSM_ROUNDS_LEVEL and
+	const bool gcd = msm::rounds_inverse_gcd();      // $CUZK_MSM_INVERSE
+	const size_t N = size_t(1) << log_pairs, T = N / K, T2 = (T + level - 1) / level;
 	dev_mem points(GATHER ? 2 * N * 96 : 4 * N * 48), indices(GATHER ? 2 * N * sizeof(uint32_t) : 0),
 		pre(N * 48), out(2 * N * 48), q(T * 48), qpre(T * 48), qinv(T * 48), q2(T2 * 48),
 		sums(T * sizeof(xyzz_t<A>)), check(3 * SAMPLES * sizeof(affine_t<A>));
@@ -197,17 +199,23 @@ template <unsigned K, bool GATHER> void run(unsigned log_pairs, unsigned reps, c
 		p_qinv{qinv.as<uint4>(), T}, p_q2{q2.as<uint4>(), T2};
 	const planes p_out{out.as<uint4>(), N};
 	event_t e[5] = {event_t(true), event_t(true), event_t(true), event_t(true), event_t(true)};
+	event_t inv0(true), inv1(true);   // around the inversions alone
 	double best = 0, best_x = 0;
 	for (unsigned r = 0; r < reps + 1; r++) {   // the first run warms up
 		e[0].record(nullptr);
 		running_products<K, GATHER><<<grid(T), THREADS>>>(src, T, p_pre, p_q);
 		CUDA_LAUNCHED("running_products");
 		e[1].record(nullptr);
-		msm::rounds::level_products<<<grid(T2), THREADS>>>(p_q, T, T2, p_qpre, p_q2);
+		msm::rounds::level_products<<<grid(T2), THREADS>>>(p_q, T, T2, level, p_qpre, p_q2);
 		CUDA_LAUNCHED("level_products");
-		msm::rounds::invert_level<<<grid(T2), THREADS>>>(p_q2, T2);
+		inv0.record(nullptr);
+		if (gcd)
+			msm::rounds::invert_level<true><<<grid(T2), THREADS>>>(p_q2, T2);
+		else
+			msm::rounds::invert_level<false><<<grid(T2), THREADS>>>(p_q2, T2);
 		CUDA_LAUNCHED("invert_level");
-		msm::rounds::level_inverses<<<grid(T2), THREADS>>>(p_q, T, T2, p_qpre, p_q2, p_qinv);
+		inv1.record(nullptr);
+		msm::rounds::level_inverses<<<grid(T2), THREADS>>>(p_q, T, T2, level, p_qpre, p_q2, p_qinv);
 		CUDA_LAUNCHED("level_inverses");
 		e[2].record(nullptr);
 		pair_sums<K, GATHER><<<grid(T), THREADS>>>(src, T, p_pre, p_qinv, p_out);
@@ -223,6 +231,7 @@ template <unsigned K, bool GATHER> void run(unsigned log_pairs, unsigned reps, c
 			best = a + b + c;
 			res->pre_ms = a;
 			res->inv_ms = b;
+			res->invert_ms = inv1.ms_since(inv0);
 			res->sum_ms = c;
 		}
 		if (r && (best_x == 0 || x < best_x))

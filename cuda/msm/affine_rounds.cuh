@@ -32,6 +32,7 @@
 #include <memory>
 #include <vector>
 
+#include "ff/fp_inverse.cuh"
 #include "msm/affine_acc.cuh"
 #include "msm/pippenger.cuh"
 #include "util/gpu_t.cuh"
@@ -122,7 +123,7 @@ CUZK_HD unsigned strided_count(size_t t, size_t stride, size_t count, unsigned c
 
 // Slots a thread (steps 1 and 4) and the second level's products a
 // thread: pippenger.cuh's, which sizes the scratch.
-constexpr unsigned ROUND_K = unsigned(ROUNDS_K), LEVEL_K = unsigned(ROUNDS_LEVEL_K), ROUND_THREADS = 128;
+constexpr unsigned ROUND_K = unsigned(ROUNDS_K), ROUND_THREADS = 128;
 
 // The number of entries before the first sentinel (keys sorted, sentinels >= nb last).
 static __global__ void count_real(const uint32_t *keys, size_t n, uint32_t nb, unsigned long long *out)
@@ -181,15 +182,16 @@ static __global__ void __launch_bounds__(ROUND_THREADS)
 	q.put(t, prod);
 }
 
-// The second level over v (count values): products of LEVEL_K a thread.
-static __global__ void __launch_bounds__(ROUND_THREADS) level_products(plane v, size_t count, size_t T2, plane pre, plane q2)
+// The second level over v (count values): products of level_k a thread.
+static __global__ void __launch_bounds__(ROUND_THREADS)
+	level_products(plane v, size_t count, size_t T2, unsigned level_k, plane pre, plane q2)
 {
 	const size_t u = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
 	if (u >= T2)
 		return;
 	A prod = one_a();
 #pragma unroll 1
-	for (unsigned j = 0; j < LEVEL_K; j++) {
+	for (unsigned j = 0; j < level_k; j++) {
 		const size_t i = size_t(j) * T2 + u;
 		if (i >= count)
 			break;
@@ -199,23 +201,34 @@ static __global__ void __launch_bounds__(ROUND_THREADS) level_products(plane v, 
 	q2.put(u, prod);
 }
 
-static __global__ void __launch_bounds__(ROUND_THREADS) invert_level(plane q2, size_t T2)
+template <bool GCD> static __global__ void __launch_bounds__(ROUND_THREADS) invert_level(plane q2, size_t T2)
 {
 	const size_t u = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-	if (u < T2)
+	if (u >= T2)
+		return;
+	if constexpr (GCD) {
+		const A a = q2.get(u);
+		fp_t f;
+		memcpy(&f, &a, sizeof f);
+		f = inverse_gcd(f);
+		A r;
+		memcpy(&r, &f, sizeof r);
+		q2.put(u, r);
+	} else {
 		q2.put(u, affine::inverse(q2.get(u), one_a()));
+	}
 }
 
 // 1/v[i] from the level's running products and the inverses of its products.
 static __global__ void __launch_bounds__(ROUND_THREADS)
-	level_inverses(plane v, size_t count, size_t T2, plane pre, plane inv2, plane inv)
+	level_inverses(plane v, size_t count, size_t T2, unsigned level_k, plane pre, plane inv2, plane inv)
 {
 	const size_t u = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
 	if (u >= T2)
 		return;
 	A r = inv2.get(u);
 #pragma unroll 1
-	for (unsigned j = strided_count(u, T2, count, LEVEL_K); j-- > 0;) {
+	for (unsigned j = strided_count(u, T2, count, level_k); j-- > 0;) {
 		const size_t i = size_t(j) * T2 + u;
 		inv.put(i, mul(r, pre.get(i)));
 		r = mul(r, v.get(i));
@@ -297,7 +310,7 @@ inline rounds_result run(const uint4 *bases, const uint32_t *keys, const uint32_
 	const uint4 *in_pts = bases;
 	const uint32_t *in_keys = keys;
 	for (unsigned r = 0; r < sc.rounds && n >= 2 * sc.min_pairs; r++) {
-		const size_t S = (n + 1) / 2, T = (S + ROUND_K - 1) / ROUND_K, T2 = (T + LEVEL_K - 1) / LEVEL_K;
+		const size_t S = (n + 1) / 2, T = (S + ROUND_K - 1) / ROUND_K, T2 = (T + sc.level_k - 1) / sc.level_k;
 		if (S > sc.slots)
 			break;   // the scratch was sized for fewer (a larger group than planned)
 		const plane pre{sc.pre, sc.slots}, q{sc.q, sc.threads}, qpre{sc.qpre, sc.threads},
@@ -322,11 +335,14 @@ inline rounds_result run(const uint4 *bases, const uint32_t *keys, const uint32_
 			times.back().pairs = pairs;
 		if (pairs < sc.min_pairs || n_out > sc.cap[r & 1])
 			break;   // nothing worth an inversion, or no room: the XYZZ kernel takes this list
-		level_products<<<grid_for(T2), ROUND_THREADS, 0, s>>>(q, T, T2, qpre, q2);
+		level_products<<<grid_for(T2), ROUND_THREADS, 0, s>>>(q, T, T2, sc.level_k, qpre, q2);
 		CUDA_LAUNCHED("msm rounds level_products");
-		invert_level<<<grid_for(T2), ROUND_THREADS, 0, s>>>(q2, T2);
+		if (sc.inverse_gcd)
+			invert_level<true><<<grid_for(T2), ROUND_THREADS, 0, s>>>(q2, T2);
+		else
+			invert_level<false><<<grid_for(T2), ROUND_THREADS, 0, s>>>(q2, T2);
 		CUDA_LAUNCHED("msm rounds invert_level");
-		level_inverses<<<grid_for(T2), ROUND_THREADS, 0, s>>>(q, T, T2, qpre, q2, qinv);
+		level_inverses<<<grid_for(T2), ROUND_THREADS, 0, s>>>(q, T, T2, sc.level_k, qpre, q2, qinv);
 		CUDA_LAUNCHED("msm rounds level_inverses");
 		mark(3);
 		uint4 *out = sc.pts[r & 1];

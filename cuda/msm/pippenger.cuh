@@ -231,7 +231,8 @@ struct rounds_scratch {
 	void *cub_tmp;
 	size_t cub_bytes;
 	size_t cap[2], slots, threads, threads2;   // cap[i]: entries of list i
-	unsigned rounds;
+	unsigned rounds, level_k;
+	bool inverse_gcd;
 	size_t min_pairs;
 };
 // The list the XYZZ kernel then sums (the sorted pairs themselves when
@@ -245,8 +246,26 @@ struct rounds_result {
 // Compiled in msm_g1_rounds.cu.
 rounds_result affine_rounds_g1(const uint4 *bases, const uint32_t *keys, const uint32_t *vals, size_t npairs,
 			       uint32_t nb, const rounds_scratch &sc, cudaStream_t s);
-// Slots a round thread takes and products a second-level thread takes (msm/affine_rounds.cuh).
-constexpr size_t ROUNDS_K = 32, ROUNDS_LEVEL_K = 64;
+// Slots a round thread takes and products a second-level thread takes
+// (msm/affine_rounds.cuh): $CUZK_MSM_ROUNDS_LEVEL, ROUNDS_LEVEL_K_MIN to
+// ROUNDS_LEVEL_K_MAX (default 64; the scratch is sized for the least).
+constexpr size_t ROUNDS_K = 32, ROUNDS_LEVEL_K_MIN = 16, ROUNDS_LEVEL_K_MAX = 256;
+inline unsigned rounds_level_k()
+{
+	return unsigned(env_number("CUZK_MSM_ROUNDS_LEVEL", 64, ROUNDS_LEVEL_K_MIN, ROUNDS_LEVEL_K_MAX));
+}
+// $CUZK_MSM_INVERSE: how the second level's products are inverted: gcd
+// (ff/fp_inverse.cuh, the binary extended Euclid algorithm) or fermat
+// (a^(p-2)).
+inline bool rounds_inverse_gcd()
+{
+	const char *e = getenv("CUZK_MSM_INVERSE");
+	if (!e || !*e || !strcmp(e, "fermat"))
+		return false;
+	if (!strcmp(e, "gcd"))
+		return true;
+	gpu_fail(CUZK_E_INVAL, "CUZK_MSM_INVERSE=%.64s: expected gcd or fermat", e);
+}
 // With the rounds, a sort group holds at most ROUNDS_GROUP_PAIRS pairs (one
 // window at least), and the rounds' lists are sized for that many: ~17 GB,
 // where groups of PAIRS_CAP would take twice that.  A larger group (one
@@ -349,7 +368,7 @@ template <class F> struct scratch_layout {
 			rnd_cap[1] = listed / 8 * 3 + 64;
 			rnd_slots = (listed + 1) / 2 + 1;
 			rnd_threads = (rnd_slots + ROUNDS_K - 1) / ROUNDS_K;
-			rnd_threads2 = (rnd_threads + ROUNDS_LEVEL_K - 1) / ROUNDS_LEVEL_K;
+			rnd_threads2 = (rnd_threads + ROUNDS_LEVEL_K_MIN - 1) / ROUNDS_LEVEL_K_MIN;
 			size_t scan_bytes = 0;
 			cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, (uint32_t *)nullptr, (uint32_t *)nullptr,
 						      (int)(rnd_slots + 1));
@@ -1302,6 +1321,8 @@ void run(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobi
 		rounds_sc.slots = L.rnd_slots;
 		rounds_sc.threads = L.rnd_threads;
 		rounds_sc.threads2 = L.rnd_threads2;
+		rounds_sc.level_k = rounds_level_k();
+		rounds_sc.inverse_gcd = rounds_inverse_gcd();
 		rounds_sc.rounds = rounds_count();
 		rounds_sc.min_pairs = rounds_min_pairs();
 	}

@@ -99,9 +99,9 @@ static int affine_round(unsigned log_pairs, unsigned reps)
 				fprintf(stderr, "affine round: %s\n", err.msg);
 				return 1;
 			}
-			printf("  %-8s %2u a thread: products %6.2f + inverses %5.2f + sums %6.2f = %7.2f ms, "
-			       "%.4f ns an addition | XYZZ %7.2f ms, %.4f ns | %.3fx\n",
-			       gather ? "gathered" : "planes", per[k], b.pre_ms, b.inv_ms, b.sum_ms,
+			printf("  %-8s %2u a thread: products %6.2f + inverses %5.2f (inversions %5.2f) + sums %6.2f = "
+			       "%7.2f ms, %.4f ns an addition | XYZZ %7.2f ms, %.4f ns | %.3fx\n",
+			       gather ? "gathered" : "planes", per[k], b.pre_ms, b.inv_ms, b.invert_ms, b.sum_ms,
 			       b.pre_ms + b.inv_ms + b.sum_ms, b.ns_per_add, b.xyzz_ms, b.xyzz_ns_per_add,
 			       b.ns_per_add / b.xyzz_ns_per_add);
 		}
