@@ -180,8 +180,7 @@ unsigned grid(size_t n) { return unsigned((n + THREADS - 1) / THREADS); }
 
 template <unsigned K, bool GATHER> void run(unsigned log_pairs, unsigned reps, cuzk_affine_round_result *res)
 {
-	const unsigned level = msm::rounds_level_k();   // the MSM's knobs, $CUZK_MSM_ROUNDS_LEVEL and
-	const bool gcd = msm::rounds_inverse_gcd();      // $CUZK_MSM_INVERSE
+	const unsigned level = msm::rounds_level_k();   // the MSM's $CUZK_MSM_ROUNDS_LEVEL
 	const size_t N = size_t(1) << log_pairs, T = N / K, T2 = (T + level - 1) / level;
 	dev_mem points(GATHER ? 2 * N * 96 : 4 * N * 48), indices(GATHER ? 2 * N * sizeof(uint32_t) : 0),
 		pre(N * 48), out(2 * N * 48), q(T * 48), qpre(T * 48), qinv(T * 48), q2(T2 * 48),
@@ -209,10 +208,7 @@ template <unsigned K, bool GATHER> void run(unsigned log_pairs, unsigned reps, c
 		msm::rounds::level_products<<<grid(T2), THREADS>>>(p_q, T, T2, level, p_qpre, p_q2);
 		CUDA_LAUNCHED("level_products");
 		inv0.record(nullptr);
-		if (gcd)
-			msm::rounds::invert_level<true><<<grid(T2), THREADS>>>(p_q2, T2);
-		else
-			msm::rounds::invert_level<false><<<grid(T2), THREADS>>>(p_q2, T2);
+		msm::rounds::invert_level<<<grid(T2), THREADS>>>(p_q2, T2);
 		CUDA_LAUNCHED("invert_level");
 		inv1.record(nullptr);
 		msm::rounds::level_inverses<<<grid(T2), THREADS>>>(p_q, T, T2, level, p_qpre, p_q2, p_qinv);

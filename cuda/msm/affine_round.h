@@ -19,7 +19,7 @@ extern "C" {
 typedef struct cuzk_affine_round_result {
 	double pre_ms;        /* pass 1: the denominators' running products */
 	double inv_ms;        /* the products' inverses (two levels, one inversion per $CUZK_MSM_ROUNDS_LEVEL threads) */
-	double invert_ms;     /* of which the inversions themselves ($CUZK_MSM_INVERSE) */
+	double invert_ms;     /* of which the inversions themselves (Fermat's, one a second-level thread) */
 	double sum_ms;        /* pass 2: the walk back and the additions, stored */
 	double ns_per_add;    /* (pre + inv + sum) / pairs, the best run */
 	double xyzz_ms;       /* the same points summed two per XYZZ mixed addition */

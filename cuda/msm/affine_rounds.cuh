@@ -32,7 +32,6 @@
 #include <memory>
 #include <vector>
 
-#include "ff/fp_inverse.cuh"
 #include "msm/affine_acc.cuh"
 #include "msm/pippenger.cuh"
 #include "util/gpu_t.cuh"
@@ -201,22 +200,14 @@ static __global__ void __launch_bounds__(ROUND_THREADS)
 	q2.put(u, prod);
 }
 
-template <bool GCD> static __global__ void __launch_bounds__(ROUND_THREADS) invert_level(plane q2, size_t T2)
+// Fermat's a^(p-2): a binary extended Euclid algorithm measured slower
+// here (divergent and 64-bit-emulated steps; docs/BENCHMARKS.md, "GPU MSM,
+// 2026-12-06 (session of 09:47)").
+static __global__ void __launch_bounds__(ROUND_THREADS) invert_level(plane q2, size_t T2)
 {
 	const size_t u = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-	if (u >= T2)
-		return;
-	if constexpr (GCD) {
-		const A a = q2.get(u);
-		fp_t f;
-		memcpy(&f, &a, sizeof f);
-		f = inverse_gcd(f);
-		A r;
-		memcpy(&r, &f, sizeof r);
-		q2.put(u, r);
-	} else {
+	if (u < T2)
 		q2.put(u, affine::inverse(q2.get(u), one_a()));
-	}
 }
 
 // 1/v[i] from the level's running products and the inverses of its products.
@@ -337,10 +328,7 @@ inline rounds_result run(const uint4 *bases, const uint32_t *keys, const uint32_
 			break;   // nothing worth an inversion, or no room: the XYZZ kernel takes this list
 		level_products<<<grid_for(T2), ROUND_THREADS, 0, s>>>(q, T, T2, sc.level_k, qpre, q2);
 		CUDA_LAUNCHED("msm rounds level_products");
-		if (sc.inverse_gcd)
-			invert_level<true><<<grid_for(T2), ROUND_THREADS, 0, s>>>(q2, T2);
-		else
-			invert_level<false><<<grid_for(T2), ROUND_THREADS, 0, s>>>(q2, T2);
+		invert_level<<<grid_for(T2), ROUND_THREADS, 0, s>>>(q2, T2);
 		CUDA_LAUNCHED("msm rounds invert_level");
 		level_inverses<<<grid_for(T2), ROUND_THREADS, 0, s>>>(q, T, T2, sc.level_k, qpre, q2, qinv);
 		CUDA_LAUNCHED("msm rounds level_inverses");

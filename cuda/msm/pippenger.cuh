@@ -232,7 +232,6 @@ struct rounds_scratch {
 	size_t cub_bytes;
 	size_t cap[2], slots, threads, threads2;   // cap[i]: entries of list i
 	unsigned rounds, level_k;
-	bool inverse_gcd;
 	size_t min_pairs;
 };
 // The list the XYZZ kernel then sums (the sorted pairs themselves when
@@ -248,23 +247,15 @@ rounds_result affine_rounds_g1(const uint4 *bases, const uint32_t *keys, const u
 			       uint32_t nb, const rounds_scratch &sc, cudaStream_t s);
 // Slots a round thread takes and products a second-level thread takes
 // (msm/affine_rounds.cuh): $CUZK_MSM_ROUNDS_LEVEL, ROUNDS_LEVEL_K_MIN to
-// ROUNDS_LEVEL_K_MAX (default 64; the scratch is sized for the least).
+// ROUNDS_LEVEL_K_MAX, the scratch sized for the least.  64, the default,
+// measured best (an H100, 2^26: 16, 32, 128 and 256 slower: fewer
+// products a thread leave more inversions, each ~490 products of the
+// GPU's throughput; more leave longer walks; docs/BENCHMARKS.md, "GPU MSM,
+// 2026-12-06 (session of 09:47)").
 constexpr size_t ROUNDS_K = 32, ROUNDS_LEVEL_K_MIN = 16, ROUNDS_LEVEL_K_MAX = 256;
 inline unsigned rounds_level_k()
 {
 	return unsigned(env_number("CUZK_MSM_ROUNDS_LEVEL", 64, ROUNDS_LEVEL_K_MIN, ROUNDS_LEVEL_K_MAX));
-}
-// $CUZK_MSM_INVERSE: how the second level's products are inverted: gcd
-// (ff/fp_inverse.cuh, the binary extended Euclid algorithm) or fermat
-// (a^(p-2)).
-inline bool rounds_inverse_gcd()
-{
-	const char *e = getenv("CUZK_MSM_INVERSE");
-	if (!e || !*e || !strcmp(e, "fermat"))
-		return false;
-	if (!strcmp(e, "gcd"))
-		return true;
-	gpu_fail(CUZK_E_INVAL, "CUZK_MSM_INVERSE=%.64s: expected gcd or fermat", e);
 }
 // With the rounds, a sort group holds at most ROUNDS_GROUP_PAIRS pairs (one
 // window at least), and the rounds' lists are sized for that many: ~17 GB,
@@ -1322,7 +1313,6 @@ void run(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobi
 		rounds_sc.threads = L.rnd_threads;
 		rounds_sc.threads2 = L.rnd_threads2;
 		rounds_sc.level_k = rounds_level_k();
-		rounds_sc.inverse_gcd = rounds_inverse_gcd();
 		rounds_sc.rounds = rounds_count();
 		rounds_sc.min_pairs = rounds_min_pairs();
 	}

@@ -91,11 +91,13 @@ for msm_test in "$B"/cuda/msm/test_gpu_msm "$B"/cuda/test_gpu_msm; do
 	# down to rounds of one pair, so that the small cases have them too.
 	step "GPU MSM == CPU, G1 batch-affine rounds" msm-rounds.log \
 		env CUZK_MSM_ACC=rounds CUZK_MSM_ROUNDS=6 CUZK_MSM_ROUNDS_MIN=1 "$msm_test"
-	# The same with the other inversion (ff/fp_inverse.cuh or Fermat's,
-	# whichever is not the default) and the smallest second level.
-	step "GPU MSM == CPU, G1 rounds, the other inversion" msm-rounds-inv.log \
-		env CUZK_MSM_ACC=rounds CUZK_MSM_ROUNDS=6 CUZK_MSM_ROUNDS_MIN=1 CUZK_MSM_ROUNDS_LEVEL=16 \
-		CUZK_MSM_INVERSE=gcd "$msm_test"
+	# The same with the narrowest and the widest second level (the scratch
+	# is sized for the narrowest).
+	for level in 16 256; do
+		step "GPU MSM == CPU, G1 rounds, second level of $level" msm-rounds-$level.log \
+			env CUZK_MSM_ACC=rounds CUZK_MSM_ROUNDS=6 CUZK_MSM_ROUNDS_MIN=1 \
+			CUZK_MSM_ROUNDS_LEVEL=$level "$msm_test"
+	done
 done
 step "GPU dev setup == CPU dev setup (2^10..2^16)" setup.log "$B/cuda/test_gpu_setup" 16
 step "GPU point decoder, and loads through it == CPU" decode.log "$B/cuda/test_gpu_decode"
