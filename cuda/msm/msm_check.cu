@@ -272,9 +272,9 @@ template <class F> void check(size_t n, int pattern, bool mont, uint64_t seed, c
 	CUDA_OK(cudaMemcpyAsync(d_ks.get(), ks.data(), 8 * n, cudaMemcpyHostToDevice, s));
 	CUDA_OK(cudaMemcpyAsync(d_sc.get(), up.data(), 32 * n, cudaMemcpyHostToDevice, s));
 	make_bases<F>(static_cast<affine_t<F> *>(d_bases.get()), static_cast<const uint64_t *>(d_ks.get()), n, s);
-	for (size_t bytes : {sb, sb_fast}) {
-		if (bytes == sb_fast && sb_fast == sb)
-			break;
+	const size_t scratch_sizes[2] = {sb, sb_fast};
+	for (unsigned si = 0; si < (sb_fast > sb ? 2u : 1u); si++) {
+		const size_t bytes = scratch_sizes[si];
 		for (const cuzk_gpu_host_ops *o : {static_cast<const cuzk_gpu_host_ops *>(nullptr), ops}) {
 			if (o == nullptr && ops != nullptr && n > (size_t(1) << 20))
 				continue;   // the device's single-thread finish once is enough for large n
