@@ -117,7 +117,6 @@ proof_layout plan_proof(size_t num_constraints, size_t num_inputs, size_t num_au
 	if (fast_msm && !stream_batch) {
 		const size_t fast = align_up(std::max(cuzk_msm_g1_scratch_bytes_fast(msm_n),
 						      cuzk_msm_g2_scratch_bytes_fast(msm_n2)));
-		L.fast_msm = fast > L.msm_bytes;
 		L.msm_bytes = std::max(L.msm_bytes, fast);
 	}
 	o += L.msm_streams * L.msm_bytes;

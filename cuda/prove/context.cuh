@@ -81,9 +81,6 @@ struct proof_layout {
 	unsigned log_m = 0;
 	size_t off_a, off_b, off_c, off_aux, off_input, off_bits, off_density, off_msm, off_stream, total;
 	size_t density_bytes, msm_bytes, stream_bytes;
-	// With fast_msm, each MSM stream's scratch is the larger one with which
-	// G1's MSMs take the batch-affine rounds (msm.cuh, *_scratch_bytes_fast).
-	bool fast_msm = false;
 	// A streamed SRS's batched MSMs keep their running sums apart from the
 	// scratch (msm.cuh): two areas from off_running, so that a second
 	// query's batches can take turns with h's (prove.cu): area 0 for G1
