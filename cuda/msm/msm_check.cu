@@ -273,7 +273,9 @@ template <class F> void check(size_t n, int pattern, bool mont, uint64_t seed, c
 	CUDA_OK(cudaMemcpyAsync(d_sc.get(), up.data(), 32 * n, cudaMemcpyHostToDevice, s));
 	make_bases<F>(static_cast<affine_t<F> *>(d_bases.get()), static_cast<const uint64_t *>(d_ks.get()), n, s);
 	const size_t scratch_sizes[2] = {sb, sb_fast};
-	for (unsigned si = 0; si < (sb_fast > sb ? 2u : 1u); si++) {
+	const unsigned sizes = sb_fast > sb ? 2u : 1u;
+	unsigned compared = 0;   // whole MSMs compared: a loop that skips them all must not pass
+	for (unsigned si = 0; si < sizes; si++) {
 		const size_t bytes = scratch_sizes[si];
 		for (const cuzk_gpu_host_ops *o : {static_cast<const cuzk_gpu_host_ops *>(nullptr), ops}) {
 			if (o == nullptr && ops != nullptr && n > (size_t(1) << 20))
@@ -286,10 +288,14 @@ template <class F> void check(size_t n, int pattern, bool mont, uint64_t seed, c
 					 "of scratch): GPU result differs from the reference",
 					 sizeof(F) == 48 ? 1 : 2, n, pattern, mont ? "Montgomery" : "canonical",
 					 o ? "host" : "device", bytes);
+			compared++;
 			if (!ops)
 				break;
 		}
 	}
+	if (compared < sizes)
+		gpu_fail(CUZK_E_INTERNAL, "G%d MSM check of %zu points: %u whole MSMs compared, %u scratch sizes to check",
+			 sizeof(F) == 48 ? 1 : 2, n, compared, sizes);
 	// The same sum as a batched MSM (a streamed SRS's): three batches, the
 	// last one shorter, and where n is small, batches of one point.  Two
 	// such MSMs take turns on one stream and one scratch, each with its own
