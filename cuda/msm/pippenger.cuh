@@ -261,12 +261,11 @@ inline unsigned rounds_level_k()
 // window at least), and the rounds' lists are sized for that many: ~17 GB,
 // where groups of PAIRS_CAP would take twice that.  A larger group (one
 // window of more points) is left to the XYZZ kernel.
+// $CUZK_MSM_ROUNDS_GROUP=K (tests) caps groups at 2^K pairs instead, so
+// that small MSMs have many groups too.
 constexpr size_t ROUNDS_GROUP_PAIRS = size_t(1) << 27;
-inline unsigned rounds_group(unsigned group, size_t m)
-{
-	const size_t g = std::max<size_t>(1, ROUNDS_GROUP_PAIRS / std::max<size_t>(m, 1));
-	return unsigned(std::min<size_t>(group, g));
-}
+inline size_t rounds_group_pairs() { return size_t(1) << env_number("CUZK_MSM_ROUNDS_GROUP", 27, 4, 27); }
+inline unsigned rounds_group(unsigned group, size_t m) { return capped_group(group, m, rounds_group_pairs()); }
 
 // $CUZK_MSM_AFFINE_MIN: the fewest pairs a batch-affine round takes (default
 // 128: below it the inversion costs more than the XYZZ additions it saves).
@@ -323,9 +322,7 @@ template <class F> struct scratch_layout {
 			for (unsigned kp = 1; kp <= std::min(kpmax, n_total ? k : 1u); kp++) {
 				plan_t p = n_total ? make_plan(k, C_BATCHED_MAX, kp, forced) : make_plan(k, C_MAX, 0, forced);
 				size_t m = below(n_total ? kp : k);
-				if (rounds)
-					p.group = rounds_group(p.group, m);
-				size_t e = m * p.group;
+				const size_t e = rounds ? capped_group_pairs(p.group, m, rounds_group_pairs()) : m * p.group;
 				size_t nb = p.windows * p.buckets;
 				window_levels wl(p.windows, p.buckets, chunk_threads<F>::value);
 				pairs = e > pairs ? e : pairs;
@@ -354,7 +351,7 @@ template <class F> struct scratch_layout {
 		// buckets hold more than a few entries).
 		rnd_cap[0] = rnd_cap[1] = rnd_slots = rnd_threads = rnd_threads2 = 0;
 		if (rounds) {
-			const size_t listed = std::min(pairs, ROUNDS_GROUP_PAIRS);
+			const size_t listed = std::min(pairs, rounds_group_pairs());
 			rnd_cap[0] = listed / 8 * 5 + 64;
 			rnd_cap[1] = listed / 8 * 3 + 64;
 			rnd_slots = (listed + 1) / 2 + 1;
@@ -1362,6 +1359,9 @@ void run(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobi
 	for (unsigned w0 = 0; m && w0 < windows; w0 += pl.group) {
 		const unsigned g = w0 + pl.group <= windows ? pl.group : windows - w0;
 		size_t npairs = m * g;   // the rounds shorten it
+		if (npairs > L.pairs)
+			gpu_fail(CUZK_E_INTERNAL, "msm: a group of %zu pairs (%zu points, %u windows) in scratch for %zu",
+				 npairs, m, g, L.pairs);
 		const uint32_t nb = uint32_t(g * pl.buckets);
 		uint32_t *k0 = static_cast<uint32_t *>(at(L.keys[0])), *k1 = static_cast<uint32_t *>(at(L.keys[1]));
 		uint32_t *v0 = static_cast<uint32_t *>(at(L.vals[0])), *v1 = static_cast<uint32_t *>(at(L.vals[1]));

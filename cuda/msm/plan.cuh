@@ -97,6 +97,23 @@ inline plan_t make_batched_plan(size_t n_total, size_t n_batch, unsigned forced 
 	return make_plan(bitlen(n_total), C_BATCHED_MAX, bitlen(n_batch), forced);
 }
 
+// A sort group whose pairs are capped at `cap` (the batch-affine rounds'
+// lists, pippenger.cuh): of the plan's `group` windows, as many as m points
+// fill up to the cap, at least one.
+inline unsigned capped_group(unsigned group, size_t m, size_t cap)
+{
+	const size_t g = m ? cap / m : cap;
+	return g < 1 ? 1u : g < group ? unsigned(g) : group;
+}
+// The most pairs such a group holds for any m' <= m points under the same
+// plan: a smaller m' may take more windows, so not m·capped_group(m) but
+// the cap itself (or m, where one window of m is above it).
+inline size_t capped_group_pairs(unsigned group, size_t m, size_t cap)
+{
+	const size_t most = m > cap ? m : cap;
+	return m * group < most ? m * group : most;
+}
+
 // Windows of at most TWOD_ITEMS buckets are reduced in two dimensions
 // instead of by levels: bucket j = C·h + l of a window (C columns, R rows,
 // C <= R, both powers of two) has weight j + 1 = C·h + (l + 1), so

@@ -223,6 +223,32 @@ int main()
 	for (unsigned b = 3; (size_t(1) << b) <= cuzk::msm::TWOD_ITEMS; b++)
 		for (unsigned w : {1u, 4u, 21u, 64u})
 			CHECK(twod_ok(size_t(1) << b, w, seed));
+	// Groups capped at `cap` pairs (the rounds' lists): for every m' of the
+	// bit length of m, the group fits the bound its layout reserves, and
+	// takes one window at least and the plan's at most.  Caps of 2^4 to
+	// 2^13 with every m' to 2^14, and the default 2^27 at the sizes near
+	// its divisors (m' = 2^27 / j, and one either side).
+	for (size_t cap = size_t(1) << 4; cap <= (size_t(1) << 13); cap <<= 1)
+		for (unsigned k = 1; k <= 14; k++) {
+			const plan_t p = cuzk::msm::make_plan(k);
+			const size_t top = (size_t(1) << k) - 1;
+			const size_t bound = cuzk::msm::capped_group_pairs(p.group, top, cap);
+			for (size_t m = top / 2 + 1; m <= top; m++) {
+				const unsigned g = cuzk::msm::capped_group(p.group, m, cap);
+				CHECK_MSG(g >= 1 && g <= p.group && m * g <= bound,
+					  "cap %zu, m %zu: group %u of %u, %zu pairs above the bound %zu", cap, m, g,
+					  p.group, m * g, bound);
+			}
+		}
+	for (size_t j = 1; j <= 64; j++)
+		for (long d = -1; d <= 1; d++) {
+			const size_t cap = size_t(1) << 27, m = cap / j + size_t(d);
+			const plan_t p = cuzk::msm::make_plan(cuzk::msm::bitlen(m));
+			const size_t top = (size_t(1) << cuzk::msm::bitlen(m)) - 1;
+			const unsigned g = cuzk::msm::capped_group(p.group, m, cap);
+			CHECK_MSG(m * g <= cuzk::msm::capped_group_pairs(p.group, top, cap),
+				  "cap 2^27, m %zu: group %u, %zu pairs above the bound", m, g, m * g);
+		}
 	// The model takes balanced windows where the top one used to be narrow.
 	const plan_t p16 = cuzk::msm::make_plan(16);
 	CHECK_MSG(window_width(p16.c, p16.wide, p16.windows - 1) + 1 >= p16.c, "2^16: top window %u bits, c = %u",

@@ -91,6 +91,11 @@ for msm_test in "$B"/cuda/msm/test_gpu_msm "$B"/cuda/test_gpu_msm; do
 	# down to rounds of one pair, so that the small cases have them too.
 	step "GPU MSM == CPU, G1 batch-affine rounds" msm-rounds.log \
 		env CUZK_MSM_ACC=rounds CUZK_MSM_ROUNDS=6 CUZK_MSM_ROUNDS_MIN=1 "$msm_test"
+	# Groups of at most 2^12 pairs, so that the small cases have many
+	# groups with their rounds, and the batches' layouts the sizes whose
+	# capped groups take more windows than their bit length's largest.
+	step "GPU MSM == CPU, G1 rounds in groups of 2^12 pairs" msm-rounds-group12.log \
+		env CUZK_MSM_ACC=rounds CUZK_MSM_ROUNDS=6 CUZK_MSM_ROUNDS_MIN=1 CUZK_MSM_ROUNDS_GROUP=12 "$msm_test"
 	# The same with the narrowest and the widest second level (the scratch
 	# is sized for the narrowest).
 	for level in 16 256; do
