@@ -263,8 +263,12 @@ inline unsigned rounds_level_k()
 // window of more points) is left to the XYZZ kernel.
 // $CUZK_MSM_ROUNDS_GROUP=K (tests) caps groups at 2^K pairs instead, so
 // that small MSMs have many groups too.
-constexpr size_t ROUNDS_GROUP_PAIRS = size_t(1) << 27;
-inline size_t rounds_group_pairs() { return size_t(1) << env_number("CUZK_MSM_ROUNDS_GROUP", 27, 4, 27); }
+constexpr unsigned ROUNDS_GROUP_LOG = 27;
+constexpr size_t ROUNDS_GROUP_PAIRS = size_t(1) << ROUNDS_GROUP_LOG;
+inline size_t rounds_group_pairs()
+{
+	return size_t(1) << env_number("CUZK_MSM_ROUNDS_GROUP", ROUNDS_GROUP_LOG, 4, ROUNDS_GROUP_LOG);
+}
 inline unsigned rounds_group(unsigned group, size_t m) { return capped_group(group, m, rounds_group_pairs()); }
 
 // $CUZK_MSM_AFFINE_MIN: the fewest pairs a batch-affine round takes (default
@@ -308,6 +312,7 @@ template <class F> struct scratch_layout {
 	explicit scratch_layout(size_t n, size_t n_total = 0, bool fast = false)
 	{
 		const bool rounds = rounds_in_layout<F>(n, n_total, fast);
+		const size_t group_cap = rounds ? rounds_group_pairs() : 0;   // read once, not per plan
 		pairs = nbuckets = nparts = nred = nlvl = ntwod = 0;
 		size_t sel_bytes = 0, sort_bytes = 0;
 		// Every plan a call may make: a whole MSM's follows its dense count
@@ -322,7 +327,7 @@ template <class F> struct scratch_layout {
 			for (unsigned kp = 1; kp <= std::min(kpmax, n_total ? k : 1u); kp++) {
 				plan_t p = n_total ? make_plan(k, C_BATCHED_MAX, kp, forced) : make_plan(k, C_MAX, 0, forced);
 				size_t m = below(n_total ? kp : k);
-				const size_t e = rounds ? capped_group_pairs(p.group, m, rounds_group_pairs()) : m * p.group;
+				const size_t e = rounds ? capped_group_pairs(p.group, m, group_cap) : m * p.group;
 				size_t nb = p.windows * p.buckets;
 				window_levels wl(p.windows, p.buckets, chunk_threads<F>::value);
 				pairs = e > pairs ? e : pairs;
@@ -351,7 +356,7 @@ template <class F> struct scratch_layout {
 		// buckets hold more than a few entries).
 		rnd_cap[0] = rnd_cap[1] = rnd_slots = rnd_threads = rnd_threads2 = 0;
 		if (rounds) {
-			const size_t listed = std::min(pairs, rounds_group_pairs());
+			const size_t listed = std::min(pairs, group_cap);
 			rnd_cap[0] = listed / 8 * 5 + 64;
 			rnd_cap[1] = listed / 8 * 3 + 64;
 			rnd_slots = (listed + 1) / 2 + 1;
