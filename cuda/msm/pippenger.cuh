@@ -502,9 +502,10 @@ __global__ void __launch_bounds__(BLOCK) sum_listed(const uint4 *bases, const ui
 // pairs at entry (w - w0)·m + k.  key = (w - w0)·2^(c-1) + |d| - 1, or the
 // sentinel g·2^(c-1) (sorted last, skipped) for a zero digit; value = point
 // index·2 + sign.  Window w has window_width(c, wide, w) bits.
+// from: where window w0 starts and the carry into it (plan.cuh, carry_at).
 static __global__ void __launch_bounds__(BLOCK) make_pairs(const uint64_t *scalars, bool mont, const uint32_t *dense,
 						    size_t m, unsigned c, unsigned wide, unsigned w0, unsigned g,
-						    uint32_t *keys, uint32_t *vals)
+						    carry_start from, uint32_t *keys, uint32_t *vals)
 {
 	size_t k = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
 	if (k >= m)
@@ -514,16 +515,14 @@ static __global__ void __launch_bounds__(BLOCK) make_pairs(const uint64_t *scala
 	msm_scalar::load(s, scalars, i, mont);
 	uint32_t neg = msm_scalar::fold(s) ? 1 : 0;
 	const uint32_t sentinel = g << (c - 1);
-	uint32_t carry = 0;
-	for (unsigned w = 0, off = 0; w < w0 + g; w++) {
+	uint32_t carry = msm_scalar::carry_in(s, from.off, from.h);
+	for (unsigned w = w0, off = from.off; w < w0 + g; w++) {
 		const unsigned cw = window_width(c, wide, w);
 		const msm_scalar::digit_t d = msm_scalar::signed_digit(s, off, cw, carry);
 		off += cw;
-		if (w >= w0) {
-			size_t e = size_t(w - w0) * m + k;
-			keys[e] = d.mag ? ((w - w0) << (c - 1)) + d.mag - 1 : sentinel;
-			vals[e] = (i << 1) | (uint32_t(d.neg) ^ neg);
-		}
+		size_t e = size_t(w - w0) * m + k;
+		keys[e] = d.mag ? ((w - w0) << (c - 1)) + d.mag - 1 : sentinel;
+		vals[e] = (i << 1) | (uint32_t(d.neg) ^ neg);
 	}
 }
 
@@ -1371,7 +1370,7 @@ void run(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobi
 		uint32_t *k0 = static_cast<uint32_t *>(at(L.keys[0])), *k1 = static_cast<uint32_t *>(at(L.keys[1]));
 		uint32_t *v0 = static_cast<uint32_t *>(at(L.vals[0])), *v1 = static_cast<uint32_t *>(at(L.vals[1]));
 		make_pairs<<<blocks_for(m, BLOCK), BLOCK, 0, s>>>(scalars, mont, dense_idx, m, pl.c, pl.wide, w0, g,
-								   k0, v0);
+								   carry_at(pl.c, pl.wide, w0), k0, v0);
 		CUDA_LAUNCHED("msm make_pairs");
 		clock.mark(PH_PAIRS);
 		cub::DoubleBuffer<uint32_t> kb(k0, k1), vb(v0, v1);

@@ -49,6 +49,34 @@ CUZK_HD unsigned window_width(unsigned c, unsigned wide, unsigned w)
 	return w < wide ? c : c - 1;
 }
 
+// Where the digits of a sort group start: the bit offset of window w0 and
+// the threshold h for the carry into it.  A window's digit takes a carry
+// to the next when its bits plus the carry in exceed half its range
+// (msm_scalar::signed_digit), so by induction the carry into window w is
+// 1 exactly when the scalar's bits below off_w, as a number, are at least
+// h_w = 1 + Σ_{j<w} 2^(cw_j - 1)·2^off_j (h_w <= 2^off_w).  make_pairs
+// then cuts only its group's windows, not every window below them too.
+struct carry_start {
+	uint64_t h[4];
+	unsigned off;
+};
+inline carry_start carry_at(unsigned c, unsigned wide, unsigned w0)
+{
+	carry_start r{{1, 0, 0, 0}, 0};
+	for (unsigned j = 0; j < w0; j++) {
+		const unsigned cw = window_width(c, wide, j);
+		// add 2^(cw - 1) at bit off + cw - 1 (below 2^256: h <= 2^off <= 2^255)
+		const unsigned bit = r.off + cw - 1, k = bit / 64;
+		uint64_t add = uint64_t(1) << (bit % 64);
+		for (unsigned i = k; i < 4 && add; i++) {
+			r.h[i] += add;
+			add = r.h[i] < add ? 1 : 0;
+		}
+		r.off += cw;
+	}
+	return r;
+}
+
 // Everything depends only on bitlen(m), so the worst case over m <= n is a
 // maximum over at most 29 plans.  The cost model counts mixed additions in
 // the buckets (m per window) against bucket reduction: ~5 mixed additions a

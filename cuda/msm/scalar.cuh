@@ -149,6 +149,19 @@ CUZK_HD digit_t signed_digit(const uint64_t s[4], unsigned off, unsigned cw, uin
 	return {v, false};
 }
 
+// Whether the bits of s below off, as a number, are at least h (the carry
+// into the window at off: msm/plan.cuh's carry_at).
+CUZK_HD uint32_t carry_in(const uint64_t s[4], unsigned off, const uint64_t h[4])
+{
+	for (int k = 3; k >= 0; k--) {
+		const unsigned lo = 64 * unsigned(k);
+		const uint64_t v = off <= lo ? 0 : off - lo >= 64 ? s[k] : s[k] & ((uint64_t(1) << (off - lo)) - 1);
+		if (v != h[k])
+			return v > h[k] ? 1 : 0;
+	}
+	return 1;   // equal
+}
+
 } // namespace msm_scalar
 } // namespace cuzk
 

@@ -61,6 +61,30 @@ void shift_add(uint64_t v[6], unsigned sh, int64_t d)
 	}
 }
 
+// The carry into every window of folded s under plan p, by the walk over
+// the windows below, equals carry_in's comparison with carry_at's
+// threshold (make_pairs starts a sort group there); false otherwise.
+bool carries_match(const plan_t &p, const uint64_t s_in[4], const char *what)
+{
+	uint64_t s[4];
+	memcpy(s, s_in, sizeof s);
+	cuzk::msm_scalar::fold(s);
+	uint32_t carry = 0;
+	for (unsigned w = 0, off = 0; w < p.windows; w++) {
+		const cuzk::msm::carry_start at = cuzk::msm::carry_at(p.c, p.wide, w);
+		const uint32_t direct = cuzk::msm_scalar::carry_in(s, at.off, at.h);
+		if (at.off != off || direct != carry) {
+			fprintf(stderr, "%s: window %u (c = %u, %u wide): offset %u for %u, carry %u for %u\n", what, w,
+				p.c, p.wide, at.off, off, direct, carry);
+			return false;
+		}
+		const unsigned cw = window_width(p.c, p.wide, w);
+		cuzk::msm_scalar::signed_digit(s, off, cw, carry);
+		off += cw;
+	}
+	return true;
+}
+
 // The digits of folded s under plan p recombine to s; false (with a
 // message) otherwise.
 bool digits_recombine(const plan_t &p, const uint64_t s_in[4], const char *what)
@@ -212,12 +236,38 @@ int main()
 		for (int e = 0; e < 6; e++) {
 			snprintf(what, sizeof what, "%u windows, extreme %d", w, e);
 			CHECK(digits_recombine(p, extremes[e], what));
+			CHECK(carries_match(p, extremes[e], what));
 		}
 		for (int i = 0; i < 200; i++) {
 			uint64_t s[4];
 			random_scalar(s, seed);
 			snprintf(what, sizeof what, "%u windows, random %d", w, i);
 			CHECK(digits_recombine(p, s, what));
+			CHECK(carries_match(p, s, what));
+		}
+		// Scalars whose bits below a window's offset sit at its threshold
+		// and one below it (the comparison's edge), with random bits above.
+		for (unsigned w1 = 1; w1 < p.windows; w1++) {
+			const cuzk::msm::carry_start at = cuzk::msm::carry_at(p.c, p.wide, w1);
+			for (int below = 0; below < 2; below++) {
+				uint64_t s[4];
+				random_scalar(s, seed);
+				s[3] &= (uint64_t(1) << 61) - 1;   // under (r-1)/2: fold leaves it
+				uint64_t t[4] = {at.h[0], at.h[1], at.h[2], at.h[3]};
+				if (below)
+					for (int k = 0; k < 4 && t[k]-- == 0; k++)
+						;
+				for (int k = 0; k < 4; k++) {
+					const unsigned lo = 64 * unsigned(k);
+					const uint64_t mask = at.off <= lo ? 0 : at.off - lo >= 64 ? ~0ull
+											  : (uint64_t(1) << (at.off - lo)) - 1;
+					s[k] = (s[k] & ~mask) | (t[k] & mask);
+				}
+				snprintf(what, sizeof what, "%u windows, window %u's threshold %s", w, w1,
+					 below ? "less one" : "itself");
+				CHECK(carries_match(p, s, what));
+				CHECK(digits_recombine(p, s, what));
+			}
 		}
 	}
 	for (unsigned b = 3; (size_t(1) << b) <= cuzk::msm::TWOD_ITEMS; b++)
