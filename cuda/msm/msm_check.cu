@@ -336,7 +336,8 @@ template <class F> void check(size_t n, int pattern, bool mont, uint64_t seed, c
 	}
 }
 
-template <class F> void bench(unsigned log_size, unsigned reps, const cuzk_gpu_host_ops *ops, cuzk_msm_bench_result *out)
+template <class F>
+void bench(unsigned log_size, unsigned reps, bool mont, const cuzk_gpu_host_ops *ops, cuzk_msm_bench_result *out)
 {
 	const size_t n = size_t(1) << log_size, distinct = std::min(n, size_t(1) << 22);
 	std::vector<uint64_t> ks(distinct);
@@ -358,12 +359,12 @@ template <class F> void bench(unsigned log_size, unsigned reps, const cuzk_gpu_h
 	jacobian_t<F> res;
 	msm::profile_t prof;
 	// a warm-up call (module loading), then one with the phase clock
-	run_msm(bases, d_sc.get(), n, false, &res, d_scratch.get(), sb, s, nullptr, ops);
-	run_msm(bases, d_sc.get(), n, false, &res, d_scratch.get(), sb, s, &prof, ops);
+	run_msm(bases, d_sc.get(), n, mont, &res, d_scratch.get(), sb, s, nullptr, ops);
+	run_msm(bases, d_sc.get(), n, mont, &res, d_scratch.get(), sb, s, &prof, ops);
 	std::vector<double> ms;
 	for (unsigned r = 0; r < reps; r++) {
 		auto t0 = std::chrono::steady_clock::now();
-		run_msm(bases, d_sc.get(), n, false, &res, d_scratch.get(), sb, s, nullptr, ops);
+		run_msm(bases, d_sc.get(), n, mont, &res, d_scratch.get(), sb, s, nullptr, ops);
 		ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
 	}
 	std::sort(ms.begin(), ms.end());
@@ -394,17 +395,17 @@ extern "C" int cuzk_msm_check(int curve, size_t n, int pattern, int montgomery, 
 	});
 }
 
-extern "C" int cuzk_msm_bench(int curve, unsigned log_size, unsigned reps, const cuzk_gpu_host_ops *ops,
-			      cuzk_msm_bench_result *out, cuzk_error *err)
+extern "C" int cuzk_msm_bench(int curve, unsigned log_size, unsigned reps, int montgomery,
+			      const cuzk_gpu_host_ops *ops, cuzk_msm_bench_result *out, cuzk_error *err)
 {
 	return cuzk::gpu_entry(err, [&] {
 		if (log_size > 28)
 			cuzk::gpu_fail(CUZK_E_INVAL, "msm bench: log size %u is above 28", log_size);
 		*out = cuzk_msm_bench_result{};
 		if (curve == 1)
-			cuzk::bench<cuzk::fp_t>(log_size, reps, ops, out);
+			cuzk::bench<cuzk::fp_t>(log_size, reps, montgomery != 0, ops, out);
 		else if (curve == 2)
-			cuzk::bench<cuzk::fp2_t>(log_size, reps, ops, out);
+			cuzk::bench<cuzk::fp2_t>(log_size, reps, montgomery != 0, ops, out);
 		else
 			cuzk::gpu_fail(CUZK_E_INVAL, "msm bench: curve %d is neither 1 (G1) nor 2 (G2)", curve);
 	});

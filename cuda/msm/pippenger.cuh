@@ -217,6 +217,9 @@ inline unsigned rounds_count() { return unsigned(env_number("CUZK_MSM_ROUNDS", 3
 // round's inversion and its host sync cost ~1 ms whatever its size, the
 // XYZZ additions of ~2 M entries).
 inline size_t rounds_min_pairs() { return env_number("CUZK_MSM_ROUNDS_MIN", size_t(1) << 21, 1, size_t(1) << 30); }
+// $CUZK_MSM_FOLD=0: make_pairs folds the caller's scalars in every sort
+// group even where the layout has room for fold_dense's (a measurement).
+inline bool fold_from_env() { return env_number("CUZK_MSM_FOLD", 1, 0, 1) != 0; }
 
 // Where the rounds of one sort group work (scratch_layout's rnd_*): two
 // lists of cap entries (96-byte points, keys), the values of the last, the
@@ -300,9 +303,10 @@ template <class F> struct running_layout {
 // whose batches have at most n points (its running sums are apart:
 // running_layout).
 template <class F> struct scratch_layout {
-	size_t ones_idx, dense_idx, counts, cub_tmp, cub_bytes, keys[2], vals[2], buckets, heads[2], tails, ends, max_run,
+	size_t ones_idx, dense_idx, folded, counts, cub_tmp, cub_bytes, keys[2], vals[2], buckets, heads[2], tails, ends, max_run,
 		partials, red[2], lvl_a, lvl_r, lvl_sums, wsums, ones_sum, result, twod, total;
 	size_t pairs, nbuckets, nparts, nred, nlvl, ntwod;
+	size_t nfolded;   // fold_dense's scalars (0: make_pairs folds the caller's)
 	size_t aff_entries, aff_pts, aff_keys;   // the batch-affine lists (none without them)
 	// the rounds' ($CUZK_MSM_ACC=rounds; caps 0 without them)
 	size_t rnd_cap[2], rnd_slots, rnd_threads, rnd_threads2, rnd_pts[2], rnd_keys[2], rnd_vals, rnd_flags,
@@ -376,6 +380,10 @@ template <class F> struct scratch_layout {
 		};
 		ones_idx = take(4 * n);
 		dense_idx = take(4 * n);
+		// Where the rounds make a large MSM's accumulation short enough
+		// for its per-group pairs to count, fold the scalars once.
+		nfolded = rounds ? n : 0;
+		folded = take(32 * nfolded);
 		counts = take(2 * sizeof(int));
 		cub_tmp = take(cub_bytes);
 		keys[0] = take(4 * pairs);
@@ -498,22 +506,50 @@ __global__ void __launch_bounds__(BLOCK) sum_listed(const uint4 *bases, const ui
 	out[t] = acc;
 }
 
+// The dense scalars in their order, canonical and folded, the fold's sign
+// in bit 255 (a folded scalar is below 2^254).  With them make_pairs reads
+// 32 contiguous bytes a point, instead of gathering the caller's scalar and
+// converting it (Montgomery form, the fold) once per sort group: a 2^27
+// MSM has 12 groups.
+static __global__ void __launch_bounds__(BLOCK) fold_dense(const uint64_t *scalars, bool mont, const uint32_t *dense,
+						    size_t m, uint64_t *folded)
+{
+	size_t k = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+	if (k >= m)
+		return;
+	uint64_t s[4];
+	msm_scalar::load(s, scalars, dense[k], mont);
+	s[3] |= uint64_t(msm_scalar::fold(s) ? 1 : 0) << 63;
+	for (int j = 0; j < 4; j++)
+		folded[4 * k + j] = s[j];
+}
+
 // Signed digits of dense scalar k for windows [w0, w0 + g) as (key, value)
 // pairs at entry (w - w0)·m + k.  key = (w - w0)·2^(c-1) + |d| - 1, or the
 // sentinel g·2^(c-1) (sorted last, skipped) for a zero digit; value = point
 // index·2 + sign.  Window w has window_width(c, wide, w) bits.
 // from: where window w0 starts and the carry into it (plan.cuh, carry_at).
+// folded: fold_dense's scalars, or null to load and fold the caller's here.
 static __global__ void __launch_bounds__(BLOCK) make_pairs(const uint64_t *scalars, bool mont, const uint32_t *dense,
-						    size_t m, unsigned c, unsigned wide, unsigned w0, unsigned g,
-						    carry_start from, uint32_t *keys, uint32_t *vals)
+						    const uint64_t *folded, size_t m, unsigned c, unsigned wide,
+						    unsigned w0, unsigned g, carry_start from, uint32_t *keys,
+						    uint32_t *vals)
 {
 	size_t k = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
 	if (k >= m)
 		return;
 	uint32_t i = dense[k];
 	uint64_t s[4];
-	msm_scalar::load(s, scalars, i, mont);
-	uint32_t neg = msm_scalar::fold(s) ? 1 : 0;
+	uint32_t neg;
+	if (folded) {
+		for (int j = 0; j < 4; j++)
+			s[j] = folded[4 * k + j];
+		neg = uint32_t(s[3] >> 63);
+		s[3] &= ~(uint64_t(1) << 63);
+	} else {
+		msm_scalar::load(s, scalars, i, mont);
+		neg = msm_scalar::fold(s) ? 1 : 0;
+	}
 	const uint32_t sentinel = g << (c - 1);
 	uint32_t carry = msm_scalar::carry_in(s, from.off, from.h);
 	for (unsigned w = w0, off = from.off; w < w0 + g; w++) {
@@ -1332,6 +1368,11 @@ void run(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobi
 	CUDA_OK(cudaMemcpyAsync(counts, d_counts, sizeof counts, cudaMemcpyDeviceToHost, s));
 	CUDA_OK(cudaStreamSynchronize(s));   // the sizes below depend on the split
 	const size_t m1 = size_t(counts[0]), m = size_t(counts[1]);
+	uint64_t *folded = L.nfolded && fold_from_env() ? static_cast<uint64_t *>(at(L.folded)) : nullptr;
+	if (folded && m) {
+		fold_dense<<<blocks_for(m, BLOCK), BLOCK, 0, s>>>(scalars, mont, dense_idx, m, folded);
+		CUDA_LAUNCHED("msm fold_dense");
+	}
 	clock.mark(PH_SPLIT);
 
 	// 2. the ones
@@ -1369,8 +1410,8 @@ void run(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobi
 		const uint32_t nb = uint32_t(g * pl.buckets);
 		uint32_t *k0 = static_cast<uint32_t *>(at(L.keys[0])), *k1 = static_cast<uint32_t *>(at(L.keys[1]));
 		uint32_t *v0 = static_cast<uint32_t *>(at(L.vals[0])), *v1 = static_cast<uint32_t *>(at(L.vals[1]));
-		make_pairs<<<blocks_for(m, BLOCK), BLOCK, 0, s>>>(scalars, mont, dense_idx, m, pl.c, pl.wide, w0, g,
-								   carry_at(pl.c, pl.wide, w0), k0, v0);
+		make_pairs<<<blocks_for(m, BLOCK), BLOCK, 0, s>>>(scalars, mont, dense_idx, folded, m, pl.c, pl.wide,
+								   w0, g, carry_at(pl.c, pl.wide, w0), k0, v0);
 		CUDA_LAUNCHED("msm make_pairs");
 		clock.mark(PH_PAIRS);
 		cub::DoubleBuffer<uint32_t> kb(k0, k1), vb(v0, v1);

@@ -5,7 +5,9 @@
  *
  *   test_gpu_msm                 the quick table (make check)
  *   test_gpu_msm --large         adds 2^24 + 1 points (several window groups)
- *   test_gpu_msm --bench G K R   times R MSMs on curve G (1|2) of 2^K points
+ *   test_gpu_msm --bench G K R [mont]  times R MSMs on curve G (1|2) of 2^K
+ *                                points (canonical scalars, or in Montgomery form
+ *                                with mont)
  *   test_gpu_msm --fp-pipes S R  times chains of S Fp products on the integer
  *                                and FP64 pipes, alone and together, R runs
  *   test_gpu_msm --affine-round K R  one round of batch-affine additions of
@@ -51,20 +53,20 @@ static int run_cases(const struct msm_case *cs, size_t count)
 	return failed;
 }
 
-static int bench(int curve, unsigned log_size, unsigned reps)
+static int bench(int curve, unsigned log_size, unsigned reps, int mont)
 {
 	static const char *phases[] = {"split", "ones", "pairs", "sort", "accumulate", "windows", "finish"};
 	cuzk_msm_bench_result b;
 	cuzk_error err = { 0 };
-	int r = cuzk_msm_bench(curve, log_size, reps, groth16_gpu_host_ops(), &b, &err);
+	int r = cuzk_msm_bench(curve, log_size, reps, mont, groth16_gpu_host_ops(), &b, &err);
 	if (r) {
 		fprintf(stderr, "bench G%d 2^%u: %s\n", curve, log_size, err.msg);
 		return 1;
 	}
-	printf("G%d MSM 2^%u: best %.2f ms, median %.2f ms over %u (c = %u, %u windows, %u per sort, %u rounds, "
+	printf("G%d MSM 2^%u%s: best %.2f ms, median %.2f ms over %u (c = %u, %u windows, %u per sort, %u rounds, "
 	       "scratch %.2f GiB)\n",
-	       curve, log_size, b.best_ms, b.median_ms, reps, b.window_bits, b.windows, b.group, b.rounds,
-	       b.scratch_bytes / 1073741824.0);
+	       curve, log_size, mont ? " (Montgomery)" : "", b.best_ms, b.median_ms, reps, b.window_bits, b.windows,
+	       b.group, b.rounds, b.scratch_bytes / 1073741824.0);
 	for (int p = 0; p < 7; p++)
 		printf("  %-11s %9.2f ms\n", phases[p], b.phase_ms[p]);
 	return 0;
@@ -118,8 +120,8 @@ int main(int argc, char **argv)
 		return fp_pipes((unsigned)atoi(argv[2]), (unsigned)atoi(argv[3]));
 	if (argc == 4 && strcmp(argv[1], "--affine-round") == 0)
 		return affine_round((unsigned)atoi(argv[2]), (unsigned)atoi(argv[3]));
-	if (argc == 5 && strcmp(argv[1], "--bench") == 0)
-		return bench(atoi(argv[2]), (unsigned)atoi(argv[3]), (unsigned)atoi(argv[4]));
+	if ((argc == 5 || (argc == 6 && strcmp(argv[5], "mont") == 0)) && strcmp(argv[1], "--bench") == 0)
+		return bench(atoi(argv[2]), (unsigned)atoi(argv[3]), (unsigned)atoi(argv[4]), argc == 6);
 
 	static const struct msm_case quick[] = {
 		{1, 1, CUZK_MSM_RANDOM, 0},      {1, 1, CUZK_MSM_ONE, 1},        {1, 2, CUZK_MSM_RANDOM, 1},
