@@ -506,22 +506,28 @@ __global__ void __launch_bounds__(BLOCK) sum_listed(const uint4 *bases, const ui
 	out[t] = acc;
 }
 
-// The dense scalars in their order, canonical and folded, the fold's sign
-// in bit 255 (a folded scalar is below 2^254).  With them make_pairs reads
-// 32 contiguous bytes a point, instead of gathering the caller's scalar and
-// converting it (Montgomery form, the fold) once per sort group: a 2^27
-// MSM has 12 groups.
-static __global__ void __launch_bounds__(BLOCK) fold_dense(const uint64_t *scalars, bool mont, const uint32_t *dense,
-						    size_t m, uint64_t *folded)
+// The dense scalars in their order, canonical and folded, as four planes
+// of 64-bit limbs (limb j of scalar k at planes[j·stride + k]), the fold's
+// sign in bit 31 of the point's index (an MSM has at most 2^28 points).
+// With them make_pairs reads only the limbs its windows and their carry
+// need, 8 or 16 contiguous bytes a point, instead of gathering the caller's
+// 32-byte scalar and converting it (Montgomery form, the fold) once per
+// sort group: a 2^27 MSM has 12 groups.
+constexpr uint32_t FOLDED_NEG = 1u << 31;
+static __global__ void __launch_bounds__(BLOCK) fold_dense(const uint64_t *scalars, bool mont, uint32_t *dense,
+						    size_t m, size_t stride, uint64_t *planes)
 {
 	size_t k = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
 	if (k >= m)
 		return;
+	const uint32_t i = dense[k];
 	uint64_t s[4];
-	msm_scalar::load(s, scalars, dense[k], mont);
-	s[3] |= uint64_t(msm_scalar::fold(s) ? 1 : 0) << 63;
+	msm_scalar::load(s, scalars, i, mont);
+	if (msm_scalar::fold(s))
+		dense[k] = i | FOLDED_NEG;
+#pragma unroll
 	for (int j = 0; j < 4; j++)
-		folded[4 * k + j] = s[j];
+		planes[j * stride + k] = s[j];
 }
 
 // Signed digits of dense scalar k for windows [w0, w0 + g) as (key, value)
@@ -529,29 +535,38 @@ static __global__ void __launch_bounds__(BLOCK) fold_dense(const uint64_t *scala
 // sentinel g·2^(c-1) (sorted last, skipped) for a zero digit; value = point
 // index·2 + sign.  Window w has window_width(c, wide, w) bits.
 // from: where window w0 starts and the carry into it (plan.cuh, carry_at).
-// folded: fold_dense's scalars, or null to load and fold the caller's here.
+// planes: fold_dense's scalars (stride apart), or null to load and fold
+// the caller's here.
 static __global__ void __launch_bounds__(BLOCK) make_pairs(const uint64_t *scalars, bool mont, const uint32_t *dense,
-						    const uint64_t *folded, size_t m, unsigned c, unsigned wide,
-						    unsigned w0, unsigned g, carry_start from, uint32_t *keys,
-						    uint32_t *vals)
+						    const uint64_t *planes, size_t stride, size_t m, unsigned c,
+						    unsigned wide, unsigned w0, unsigned g, carry_start from,
+						    uint32_t *keys, uint32_t *vals)
 {
 	size_t k = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
 	if (k >= m)
 		return;
-	uint32_t i = dense[k];
+	uint32_t i = dense[k], neg, carry;
 	uint64_t s[4];
-	uint32_t neg;
-	if (folded) {
-		for (int j = 0; j < 4; j++)
-			s[j] = folded[4 * k + j];
-		neg = uint32_t(s[3] >> 63);
-		s[3] &= ~(uint64_t(1) << 63);
+	if (planes) {
+		neg = i >> 31;
+		i &= ~FOLDED_NEG;
+		// The limbs of the group's bits and of the top bits below it
+		// (which decide the carry unless they tie with the threshold's).
+		unsigned end = from.off;
+		for (unsigned w = w0; w < w0 + g; w++)
+			end += window_width(c, wide, w);
+		const unsigned lo = from.off ? (from.off - 1) / 64 : 0, hi = end > 256 ? 3 : (end - 1) / 64;
+#pragma unroll
+		for (unsigned j = 0; j < 4; j++)
+			s[j] = j >= lo && j <= hi ? planes[j * stride + k] : 0;
+		carry = msm_scalar::carry_in_limbs(
+			[&](int j) { return unsigned(j) >= lo ? s[j] : planes[j * stride + k]; }, from.off, from.h);
 	} else {
 		msm_scalar::load(s, scalars, i, mont);
 		neg = msm_scalar::fold(s) ? 1 : 0;
+		carry = msm_scalar::carry_in(s, from.off, from.h);
 	}
 	const uint32_t sentinel = g << (c - 1);
-	uint32_t carry = msm_scalar::carry_in(s, from.off, from.h);
 	for (unsigned w = w0, off = from.off; w < w0 + g; w++) {
 		const unsigned cw = window_width(c, wide, w);
 		const msm_scalar::digit_t d = msm_scalar::signed_digit(s, off, cw, carry);
@@ -1370,7 +1385,7 @@ void run(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobi
 	const size_t m1 = size_t(counts[0]), m = size_t(counts[1]);
 	uint64_t *folded = L.nfolded && fold_from_env() ? static_cast<uint64_t *>(at(L.folded)) : nullptr;
 	if (folded && m) {
-		fold_dense<<<blocks_for(m, BLOCK), BLOCK, 0, s>>>(scalars, mont, dense_idx, m, folded);
+		fold_dense<<<blocks_for(m, BLOCK), BLOCK, 0, s>>>(scalars, mont, dense_idx, m, L.nfolded, folded);
 		CUDA_LAUNCHED("msm fold_dense");
 	}
 	clock.mark(PH_SPLIT);
@@ -1410,8 +1425,8 @@ void run(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobi
 		const uint32_t nb = uint32_t(g * pl.buckets);
 		uint32_t *k0 = static_cast<uint32_t *>(at(L.keys[0])), *k1 = static_cast<uint32_t *>(at(L.keys[1]));
 		uint32_t *v0 = static_cast<uint32_t *>(at(L.vals[0])), *v1 = static_cast<uint32_t *>(at(L.vals[1]));
-		make_pairs<<<blocks_for(m, BLOCK), BLOCK, 0, s>>>(scalars, mont, dense_idx, folded, m, pl.c, pl.wide,
-								   w0, g, carry_at(pl.c, pl.wide, w0), k0, v0);
+		make_pairs<<<blocks_for(m, BLOCK), BLOCK, 0, s>>>(scalars, mont, dense_idx, folded, L.nfolded, m, pl.c,
+								   pl.wide, w0, g, carry_at(pl.c, pl.wide, w0), k0, v0);
 		CUDA_LAUNCHED("msm make_pairs");
 		clock.mark(PH_PAIRS);
 		cub::DoubleBuffer<uint32_t> kb(k0, k1), vb(v0, v1);

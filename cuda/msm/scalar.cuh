@@ -149,17 +149,24 @@ CUZK_HD digit_t signed_digit(const uint64_t s[4], unsigned off, unsigned cw, uin
 	return {v, false};
 }
 
-// Whether the bits of s below off, as a number, are at least h (the carry
-// into the window at off: msm/plan.cuh's carry_at).
-CUZK_HD uint32_t carry_in(const uint64_t s[4], unsigned off, const uint64_t h[4])
+// Whether the bits below off of a scalar whose 64-bit limb k is limb(k),
+// as a number, are at least h (the carry into the window at off:
+// msm/plan.cuh's carry_at).  limb(k) is asked for only below off, from the
+// top down to the first limb that differs from h's.
+template <class Limb> CUZK_HD uint32_t carry_in_limbs(Limb limb, unsigned off, const uint64_t h[4])
 {
 	for (int k = 3; k >= 0; k--) {
 		const unsigned lo = 64 * unsigned(k);
-		const uint64_t v = off <= lo ? 0 : off - lo >= 64 ? s[k] : s[k] & ((uint64_t(1) << (off - lo)) - 1);
+		const uint64_t v = off <= lo ? 0 : off - lo >= 64 ? limb(k) : limb(k) & ((uint64_t(1) << (off - lo)) - 1);
 		if (v != h[k])
 			return v > h[k] ? 1 : 0;
 	}
 	return 1;   // equal
+}
+
+CUZK_HD uint32_t carry_in(const uint64_t s[4], unsigned off, const uint64_t h[4])
+{
+	return carry_in_limbs([s](int k) { return s[k]; }, off, h);
 }
 
 } // namespace msm_scalar
