@@ -123,6 +123,13 @@ int main(int argc, char **argv)
 	if ((argc == 5 || (argc == 6 && strcmp(argv[5], "mont") == 0)) && strcmp(argv[1], "--bench") == 0)
 		return bench(atoi(argv[2]), (unsigned)atoi(argv[3]), (unsigned)atoi(argv[4]), argc == 6);
 
+	const int large_too = argc == 2 && strcmp(argv[1], "--large") == 0;
+	if (argc > 1 && !large_too) {   // a mistyped option must not run the table instead
+		fprintf(stderr, "test_gpu_msm: unknown arguments; usage: test_gpu_msm [--large | --bench G K R [mont] | "
+				"--fp-pipes S R | --affine-round K R]\n");
+		return 2;
+	}
+
 	static const struct msm_case quick[] = {
 		{1, 1, CUZK_MSM_RANDOM, 0},      {1, 1, CUZK_MSM_ONE, 1},        {1, 2, CUZK_MSM_RANDOM, 1},
 		{1, 3, CUZK_MSM_ZERO, 0},        {1, 100, CUZK_MSM_RANDOM, 1},   {1, 1000, CUZK_MSM_ONE, 0},
@@ -138,7 +145,7 @@ int main(int argc, char **argv)
 		{2, ((size_t)1 << 22) + 5, CUZK_MSM_WITNESS, 1},
 	};
 	int failed = run_cases(quick, sizeof quick / sizeof quick[0]);
-	if (argc == 2 && strcmp(argv[1], "--large") == 0)
+	if (large_too)
 		failed += run_cases(large, sizeof large / sizeof large[0]);
 	printf("%d case(s) failed\n", failed);
 	return failed ? 1 : 0;
