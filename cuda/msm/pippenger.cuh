@@ -535,12 +535,12 @@ static __global__ void __launch_bounds__(BLOCK) fold_dense(const uint64_t *scala
 // sentinel g·2^(c-1) (sorted last, skipped) for a zero digit; value = point
 // index·2 + sign.  Window w has window_width(c, wide, w) bits.
 // from: where window w0 starts and the carry into it (plan.cuh, carry_at).
-// planes: fold_dense's scalars (stride apart), or null to load and fold
-// the caller's here.
+// planes: fold_dense's scalars (stride apart), of which the group reads
+// limbs (plan.cuh, group_limbs), or null to load and fold the caller's here.
 static __global__ void __launch_bounds__(BLOCK) make_pairs(const uint64_t *scalars, bool mont, const uint32_t *dense,
 						    const uint64_t *planes, size_t stride, size_t m, unsigned c,
 						    unsigned wide, unsigned w0, unsigned g, carry_start from,
-						    uint32_t *keys, uint32_t *vals)
+						    limb_range limbs, uint32_t *keys, uint32_t *vals)
 {
 	size_t k = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
 	if (k >= m)
@@ -548,19 +548,14 @@ static __global__ void __launch_bounds__(BLOCK) make_pairs(const uint64_t *scala
 	uint32_t i = dense[k], neg, carry;
 	uint64_t s[4];
 	if (planes) {
-		neg = i >> 31;
+		neg = i & FOLDED_NEG ? 1 : 0;
 		i &= ~FOLDED_NEG;
-		// The limbs of the group's bits and of the top bits below it
-		// (which decide the carry unless they tie with the threshold's).
-		unsigned end = from.off;
-		for (unsigned w = w0; w < w0 + g; w++)
-			end += window_width(c, wide, w);
-		const unsigned lo = from.off ? (from.off - 1) / 64 : 0, hi = end > 256 ? 3 : (end - 1) / 64;
 #pragma unroll
 		for (unsigned j = 0; j < 4; j++)
-			s[j] = j >= lo && j <= hi ? planes[j * stride + k] : 0;
+			s[j] = j >= limbs.lo && j <= limbs.hi ? planes[j * stride + k] : 0;
 		carry = msm_scalar::carry_in_limbs(
-			[&](int j) { return unsigned(j) >= lo ? s[j] : planes[j * stride + k]; }, from.off, from.h);
+			[&](int j) { return unsigned(j) >= limbs.lo ? s[j] : planes[j * stride + k]; }, from.off,
+			from.h);
 	} else {
 		msm_scalar::load(s, scalars, i, mont);
 		neg = msm_scalar::fold(s) ? 1 : 0;
@@ -1425,8 +1420,10 @@ void run(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobi
 		const uint32_t nb = uint32_t(g * pl.buckets);
 		uint32_t *k0 = static_cast<uint32_t *>(at(L.keys[0])), *k1 = static_cast<uint32_t *>(at(L.keys[1]));
 		uint32_t *v0 = static_cast<uint32_t *>(at(L.vals[0])), *v1 = static_cast<uint32_t *>(at(L.vals[1]));
+		const carry_start from = carry_at(pl.c, pl.wide, w0);
 		make_pairs<<<blocks_for(m, BLOCK), BLOCK, 0, s>>>(scalars, mont, dense_idx, folded, L.nfolded, m, pl.c,
-								   pl.wide, w0, g, carry_at(pl.c, pl.wide, w0), k0, v0);
+								   pl.wide, w0, g, from,
+								   group_limbs(pl.c, pl.wide, w0, g, from.off), k0, v0);
 		CUDA_LAUNCHED("msm make_pairs");
 		clock.mark(PH_PAIRS);
 		cub::DoubleBuffer<uint32_t> kb(k0, k1), vb(v0, v1);

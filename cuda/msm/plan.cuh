@@ -77,6 +77,23 @@ inline carry_start carry_at(unsigned c, unsigned wide, unsigned w0)
 	return r;
 }
 
+// The 64-bit limbs [lo, hi] that sort group [w0, w0 + g) reads from
+// fold_dense's planes: those holding its windows' bits (the last window may
+// run past bit 255) and the one holding the bit just below off, which
+// decides the carry unless it ties with the threshold (then carry_in_limbs
+// reads lower limbs itself).  The same for every point: the host computes
+// it once per group, and the CPU tests check it.
+struct limb_range {
+	unsigned lo, hi;
+};
+inline limb_range group_limbs(unsigned c, unsigned wide, unsigned w0, unsigned g, unsigned off)
+{
+	unsigned end = off;
+	for (unsigned w = w0; w < w0 + g; w++)
+		end += window_width(c, wide, w);
+	return limb_range{off ? (off - 1) / 64 : 0, end > 256 ? 3 : (end - 1) / 64};
+}
+
 // Everything depends only on bitlen(m), so the worst case over m <= n is a
 // maximum over at most 29 plans.  The cost model counts mixed additions in
 // the buckets (m per window) against bucket reduction: ~5 mixed additions a

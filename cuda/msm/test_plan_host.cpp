@@ -85,6 +85,40 @@ bool carries_match(const plan_t &p, const uint64_t s_in[4], const char *what)
 	return true;
 }
 
+// A sort group's digits (windows [w0, w0 + g) of folded s under plan p)
+// from only the limbs group_limbs names, the carry from carry_in_limbs
+// reading the others, as make_pairs does with fold_dense's planes, equal
+// the digits from the whole scalar; false (with a message) otherwise.
+bool group_limbs_suffice(const plan_t &p, const uint64_t s_in[4], unsigned w0, unsigned g, const char *what)
+{
+	uint64_t s[4], t[4];
+	memcpy(s, s_in, sizeof s);
+	cuzk::msm_scalar::fold(s);
+	const cuzk::msm::carry_start at = cuzk::msm::carry_at(p.c, p.wide, w0);
+	const cuzk::msm::limb_range lr = cuzk::msm::group_limbs(p.c, p.wide, w0, g, at.off);
+	if (lr.lo > lr.hi || lr.hi > 3) {
+		fprintf(stderr, "%s: group %u+%u: limbs %u..%u\n", what, w0, g, lr.lo, lr.hi);
+		return false;
+	}
+	for (unsigned j = 0; j < 4; j++)
+		t[j] = j >= lr.lo && j <= lr.hi ? s[j] : 0;
+	uint32_t whole = cuzk::msm_scalar::carry_in(s, at.off, at.h);
+	uint32_t part = cuzk::msm_scalar::carry_in_limbs(
+		[&](int j) { return unsigned(j) >= lr.lo ? t[j] : s[j]; }, at.off, at.h);
+	for (unsigned w = w0, off = at.off; w < w0 + g; w++) {
+		const unsigned cw = window_width(p.c, p.wide, w);
+		const cuzk::msm_scalar::digit_t a = cuzk::msm_scalar::signed_digit(s, off, cw, whole);
+		const cuzk::msm_scalar::digit_t b = cuzk::msm_scalar::signed_digit(t, off, cw, part);
+		if (a.mag != b.mag || a.neg != b.neg) {
+			fprintf(stderr, "%s: group %u+%u (limbs %u..%u), window %u: digit %c%u for %c%u\n", what, w0,
+				g, lr.lo, lr.hi, w, b.neg ? '-' : '+', b.mag, a.neg ? '-' : '+', a.mag);
+			return false;
+		}
+		off += cw;
+	}
+	return true;
+}
+
 // The digits of folded s under plan p recombine to s; false (with a
 // message) otherwise.
 bool digits_recombine(const plan_t &p, const uint64_t s_in[4], const char *what)
@@ -237,6 +271,9 @@ int main()
 			snprintf(what, sizeof what, "%u windows, extreme %d", w, e);
 			CHECK(digits_recombine(p, extremes[e], what));
 			CHECK(carries_match(p, extremes[e], what));
+			for (unsigned w0 = 0; w0 < p.windows; w0++)
+				for (unsigned g = 1; w0 + g <= p.windows; g++)
+					CHECK(group_limbs_suffice(p, extremes[e], w0, g, what));
 		}
 		for (int i = 0; i < 200; i++) {
 			uint64_t s[4];
@@ -244,6 +281,10 @@ int main()
 			snprintf(what, sizeof what, "%u windows, random %d", w, i);
 			CHECK(digits_recombine(p, s, what));
 			CHECK(carries_match(p, s, what));
+			// every sort group make_pairs could be given: any start, any length
+			for (unsigned w0 = 0; i < 8 && w0 < p.windows; w0++)
+				for (unsigned g = 1; w0 + g <= p.windows; g++)
+					CHECK(group_limbs_suffice(p, s, w0, g, what));
 		}
 		// Scalars whose bits below a window's offset sit at its threshold
 		// and one below it (the comparison's edge), with random bits above.
@@ -267,6 +308,8 @@ int main()
 					 below ? "less one" : "itself");
 				CHECK(carries_match(p, s, what));
 				CHECK(digits_recombine(p, s, what));
+				for (unsigned g = 1; w1 + g <= p.windows; g++)
+					CHECK(group_limbs_suffice(p, s, w1, g, what));
 			}
 		}
 	}
