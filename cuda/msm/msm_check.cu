@@ -101,6 +101,22 @@ __global__ void __launch_bounds__(256) random_scalars(uint64_t *out, size_t n, u
 		out[4 * i + k] = s[k];
 }
 
+// The PoRep shape (docs/BENCHMARKS.md): 45% zeros, 45% ones (in Montgomery
+// form R mod r where mont), 10% as random_scalars.
+__global__ void __launch_bounds__(256) witness_scalars(uint64_t *out, size_t n, uint64_t seed, bool mont)
+{
+	size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+	if (i >= n)
+		return;
+	static constexpr uint64_t one_mont[4] = {0x00000001fffffffeull, 0x5884b7fa00034802ull, 0x998c4fefecbc4ff5ull,
+						 0x1824b159acc5056full};
+	const unsigned u = unsigned(splitmix(seed ^ splitmix(~i)) % 100);
+	if (u >= 90)
+		return;   // random_scalars' value stays
+	for (int k = 0; k < 4; k++)
+		out[4 * i + k] = u < 45 ? 0 : mont ? one_mont[k] : k == 0;
+}
+
 // ---- host Fr arithmetic for the reference ----
 
 struct fr4 {
@@ -337,7 +353,8 @@ template <class F> void check(size_t n, int pattern, bool mont, uint64_t seed, c
 }
 
 template <class F>
-void bench(unsigned log_size, unsigned reps, bool mont, const cuzk_gpu_host_ops *ops, cuzk_msm_bench_result *out)
+void bench(unsigned log_size, unsigned reps, bool mont, bool witness, const cuzk_gpu_host_ops *ops,
+	   cuzk_msm_bench_result *out)
 {
 	const size_t n = size_t(1) << log_size, distinct = std::min(n, size_t(1) << 22);
 	std::vector<uint64_t> ks(distinct);
@@ -354,6 +371,11 @@ void bench(unsigned log_size, unsigned reps, bool mont, const cuzk_gpu_host_ops 
 		CUDA_OK(cudaMemcpyAsync(bases + at, bases, sizeof(affine_t<F>) * distinct, cudaMemcpyDeviceToDevice, s));
 	random_scalars<<<unsigned((n + 255) / 256), 256, 0, s>>>(static_cast<uint64_t *>(d_sc.get()), n, 0x5eed);
 	CUDA_LAUNCHED("msm bench random_scalars");
+	if (witness) {
+		witness_scalars<<<unsigned((n + 255) / 256), 256, 0, s>>>(static_cast<uint64_t *>(d_sc.get()), n,
+									 0x5eed, mont);
+		CUDA_LAUNCHED("msm bench witness_scalars");
+	}
 	CUDA_OK(cudaStreamSynchronize(s));
 
 	jacobian_t<F> res;
@@ -395,17 +417,20 @@ extern "C" int cuzk_msm_check(int curve, size_t n, int pattern, int montgomery, 
 	});
 }
 
-extern "C" int cuzk_msm_bench(int curve, unsigned log_size, unsigned reps, int montgomery,
+extern "C" int cuzk_msm_bench(int curve, unsigned log_size, unsigned reps, int montgomery, int pattern,
 			      const cuzk_gpu_host_ops *ops, cuzk_msm_bench_result *out, cuzk_error *err)
 {
 	return cuzk::gpu_entry(err, [&] {
 		if (log_size > 28)
 			cuzk::gpu_fail(CUZK_E_INVAL, "msm bench: log size %u is above 28", log_size);
+		if (pattern != CUZK_MSM_RANDOM && pattern != CUZK_MSM_WITNESS)
+			cuzk::gpu_fail(CUZK_E_INVAL, "msm bench: pattern %d is neither random nor witness", pattern);
 		*out = cuzk_msm_bench_result{};
+		const bool witness = pattern == CUZK_MSM_WITNESS;
 		if (curve == 1)
-			cuzk::bench<cuzk::fp_t>(log_size, reps, montgomery != 0, ops, out);
+			cuzk::bench<cuzk::fp_t>(log_size, reps, montgomery != 0, witness, ops, out);
 		else if (curve == 2)
-			cuzk::bench<cuzk::fp2_t>(log_size, reps, montgomery != 0, ops, out);
+			cuzk::bench<cuzk::fp2_t>(log_size, reps, montgomery != 0, witness, ops, out);
 		else
 			cuzk::gpu_fail(CUZK_E_INVAL, "msm bench: curve %d is neither 1 (G1) nor 2 (G2)", curve);
 	});

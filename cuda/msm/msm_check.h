@@ -45,12 +45,14 @@ typedef struct cuzk_msm_bench_result {
 	size_t scratch_bytes;
 } cuzk_msm_bench_result;
 
-/* Times reps MSMs of 2^log_size random 255-bit scalars (in Montgomery form
- * where montgomery is nonzero, as a proof's h and witness are, else canonical) with
- * resident points (made on the device: up to 2^22 distinct points, tiled),
- * the windows combined on the host by ops (NULL: on the device). */
-int cuzk_msm_bench(int curve, unsigned log_size, unsigned reps, int montgomery, const cuzk_gpu_host_ops *ops,
-		   cuzk_msm_bench_result *out, cuzk_error *err);
+/* Times reps MSMs of 2^log_size scalars (in Montgomery form where montgomery
+ * is nonzero, as a proof's h and witness are, else canonical) with resident
+ * points (made on the device: up to 2^22 distinct points, tiled), the
+ * windows combined on the host by ops (NULL: on the device).  pattern:
+ * CUZK_MSM_RANDOM (255-bit values below r) or CUZK_MSM_WITNESS (the PoRep
+ * shape of docs/BENCHMARKS.md: 45% zeros, 45% ones, 10% random). */
+int cuzk_msm_bench(int curve, unsigned log_size, unsigned reps, int montgomery, int pattern,
+		   const cuzk_gpu_host_ops *ops, cuzk_msm_bench_result *out, cuzk_error *err);
 
 #ifdef __cplusplus
 }

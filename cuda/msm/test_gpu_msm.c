@@ -5,9 +5,10 @@
  *
  *   test_gpu_msm                 the quick table (make check)
  *   test_gpu_msm --large         adds 2^24 + 1 points (several window groups)
- *   test_gpu_msm --bench G K R [mont]  times R MSMs on curve G (1|2) of 2^K
- *                                points (canonical scalars, or in Montgomery form
- *                                with mont)
+ *   test_gpu_msm --bench G K R [mont] [witness]  times R MSMs on curve G
+ *                                (1|2) of 2^K points (canonical scalars, or in
+ *                                Montgomery form with mont; random, or shaped
+ *                                like PoRep's witness with witness)
  *   test_gpu_msm --fp-pipes S R  times chains of S Fp products on the integer
  *                                and FP64 pipes, alone and together, R runs
  *   test_gpu_msm --affine-round K R  one round of batch-affine additions of
@@ -53,19 +54,20 @@ static int run_cases(const struct msm_case *cs, size_t count)
 	return failed;
 }
 
-static int bench(int curve, unsigned log_size, unsigned reps, int mont)
+static int bench(int curve, unsigned log_size, unsigned reps, int mont, int witness)
 {
 	static const char *phases[] = {"split", "ones", "pairs", "sort", "accumulate", "windows", "finish"};
 	cuzk_msm_bench_result b;
 	cuzk_error err = { 0 };
-	int r = cuzk_msm_bench(curve, log_size, reps, mont, groth16_gpu_host_ops(), &b, &err);
+	int r = cuzk_msm_bench(curve, log_size, reps, mont, witness ? CUZK_MSM_WITNESS : CUZK_MSM_RANDOM,
+			       groth16_gpu_host_ops(), &b, &err);
 	if (r) {
 		fprintf(stderr, "bench G%d 2^%u: %s\n", curve, log_size, err.msg);
 		return 1;
 	}
-	printf("G%d MSM 2^%u%s: best %.2f ms, median %.2f ms over %u (c = %u, %u windows, %u per sort, %u rounds, "
+	printf("G%d MSM 2^%u%s%s: best %.2f ms, median %.2f ms over %u (c = %u, %u windows, %u per sort, %u rounds, "
 	       "scratch %.2f GiB)\n",
-	       curve, log_size, mont ? " (Montgomery)" : "", b.best_ms, b.median_ms, reps, b.window_bits, b.windows,
+	       curve, log_size, witness ? " witness-shaped" : "", mont ? " (Montgomery)" : "", b.best_ms, b.median_ms, reps, b.window_bits, b.windows,
 	       b.group, b.rounds, b.scratch_bytes / 1073741824.0);
 	for (int p = 0; p < 7; p++)
 		printf("  %-11s %9.2f ms\n", phases[p], b.phase_ms[p]);
@@ -120,13 +122,24 @@ int main(int argc, char **argv)
 		return fp_pipes((unsigned)atoi(argv[2]), (unsigned)atoi(argv[3]));
 	if (argc == 4 && strcmp(argv[1], "--affine-round") == 0)
 		return affine_round((unsigned)atoi(argv[2]), (unsigned)atoi(argv[3]));
-	if ((argc == 5 || (argc == 6 && strcmp(argv[5], "mont") == 0)) && strcmp(argv[1], "--bench") == 0)
-		return bench(atoi(argv[2]), (unsigned)atoi(argv[3]), (unsigned)atoi(argv[4]), argc == 6);
+	if (argc >= 5 && strcmp(argv[1], "--bench") == 0) {
+		int mont = 0, witness = 0, known = 1;
+		for (int i = 5; i < argc; i++) {
+			if (strcmp(argv[i], "mont") == 0 && !mont)
+				mont = 1;
+			else if (strcmp(argv[i], "witness") == 0 && !witness)
+				witness = 1;
+			else
+				known = 0;
+		}
+		if (known)
+			return bench(atoi(argv[2]), (unsigned)atoi(argv[3]), (unsigned)atoi(argv[4]), mont, witness);
+	}
 
 	const int large_too = argc == 2 && strcmp(argv[1], "--large") == 0;
 	if (argc > 1 && !large_too) {   // a mistyped option must not run the table instead
-		fprintf(stderr, "test_gpu_msm: unknown arguments; usage: test_gpu_msm [--large | --bench G K R [mont] | "
-				"--fp-pipes S R | --affine-round K R]\n");
+		fprintf(stderr, "test_gpu_msm: unknown arguments; usage: test_gpu_msm [--large | "
+				"--bench G K R [mont] [witness] | --fp-pipes S R | --affine-round K R]\n");
 		return 2;
 	}
 

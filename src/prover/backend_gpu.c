@@ -364,7 +364,7 @@ static int gpu_msm_bench(groth16_device *gpu, int g2, unsigned log_size, unsigne
 			 struct groth16_msm_bench *ret, cuzk_error *err)
 {
 	cuzk_msm_bench_result b;
-	int rc = cuzk_msm_bench(g2 ? 2 : 1, log_size, reps, 0, groth16_gpu_host_ops(), &b, err);
+	int rc = cuzk_msm_bench(g2 ? 2 : 1, log_size, reps, 0, CUZK_MSM_RANDOM, groth16_gpu_host_ops(), &b, err);
 	if (rc)
 		return gpu_error(err, rc, gpu->device);
 	memset(ret, 0, sizeof(*ret));
