@@ -67,8 +67,8 @@ static int bench(int curve, unsigned log_size, unsigned reps, int mont, int witn
 	}
 	printf("G%d MSM 2^%u%s%s: best %.2f ms, median %.2f ms over %u (c = %u, %u windows, %u per sort, %u rounds, "
 	       "scratch %.2f GiB)\n",
-	       curve, log_size, witness ? " witness-shaped" : "", mont ? " (Montgomery)" : "", b.best_ms, b.median_ms, reps, b.window_bits, b.windows,
-	       b.group, b.rounds, b.scratch_bytes / 1073741824.0);
+	       curve, log_size, witness ? " witness-shaped" : "", mont ? " (Montgomery)" : "", b.best_ms, b.median_ms,
+	       reps, b.window_bits, b.windows, b.group, b.rounds, b.scratch_bytes / 1073741824.0);
 	for (int p = 0; p < 7; p++)
 		printf("  %-11s %9.2f ms\n", phases[p], b.phase_ms[p]);
 	return 0;
