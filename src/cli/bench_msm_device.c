@@ -5,12 +5,12 @@
 #define BENCH_MSM_DEVICE_REPS 5
 
 int bench_msm_device(struct bench_report *rep, const struct groth16_backend *be, groth16_device *dev, int g2,
-		     unsigned log_size, cuzk_error *err)
+		     unsigned log_size, int porep, cuzk_error *err)
 {
 	static const char *const phases[7] = {"  split 0/1/other", "  ones", "  digits", "  sort",
 					      "  accumulate", "  windows", "  finish"};
 	struct groth16_msm_bench b;
-	int r = be->msm_bench(dev, g2, log_size, BENCH_MSM_DEVICE_REPS, &b, err);
+	int r = be->msm_bench(dev, g2, log_size, BENCH_MSM_DEVICE_REPS, porep, &b, err);
 	if (r < 0)
 		return err_prefix(err, "bench msm --backend %s", be->name);
 	bench_count(rep, "points", (uint64_t)1 << log_size);

@@ -6,7 +6,8 @@
  *          the proof) → synthesis → --partitions proofs (NTT, each MSM,
  *          total; --trace: a timeline of every span) → verify each;
  *   load:  a parameter file decoded (and uploaded, on a GPU);
- *   msm:   one G1 (or G2) MSM of 2^K points with uniform scalars;
+ *   msm:   one G1 (or G2) MSM of 2^K points with uniform scalars, or
+ *          (--shape porep) scalars shaped like a PoRep witness;
  *   ntt:   one forward NTT of 2^K scalars.
  * Backends come from prover/backend.h: a new one needs no change here. */
 #include <pthread.h>
@@ -14,6 +15,7 @@
 #include <string.h>
 
 #include "bls12_381/encoding.h"
+#include "bls12_381/fr.h"
 
 #include "cli/bench_msm_device.h"
 #include "cli/bench_report.h"
@@ -417,12 +419,28 @@ static int bench_load(struct bench_args *a, cuzk_error *err)
 	return 0;
 }
 
+/* Scalar i of --shape porep: the witness's mix of docs/BENCHMARKS.md ("The
+ * synthetic circuit"), 45% zeros, 45% ones, 10% uniform, where an MSM sums
+ * the ones without buckets and skips the zeros. */
+static void porep_scalar(fr_t *k, rng_t *rng)
+{
+	const uint64_t u = rng_next(rng) % 100;
+	if (u < 45)
+		*k = FR_ZERO;
+	else if (u < 90)
+		*k = FR_ONE;
+	else
+		fr_sample_rng(k, rng);
+}
+
 /* Bases P_i = (i+1)·G, by additions (cheap even for 2^20 points), and
- * uniform scalars: the worst case for Pippenger, no 0/1 shortcuts. */
+ * uniform scalars (the worst case for Pippenger, no 0/1 shortcuts) or, with
+ * --shape porep, a witness's. */
 static int bench_msm(struct bench_args *a, cuzk_error *err)
 {
+	const int porep = a->shape == GENCIRCUIT_SHAPE_POREP;
 	if (a->be->msm_bench)   /* points made and kept on the device */
-		return bench_msm_device(&a->rep, a->be, a->ctx, a->g2, a->log_size, err);
+		return bench_msm_device(&a->rep, a->be, a->ctx, a->g2, a->log_size, porep, err);
 	if (a->g2 ? !a->be->msm_g2 : !a->be->msm_g1)
 		return err_fail(err, CUZK_E_UNSUPPORTED, "backend %s has no %s MSM to measure", a->be->name,
 				a->g2 ? "G2" : "G1");
@@ -439,8 +457,12 @@ static int bench_msm(struct bench_args *a, cuzk_error *err)
 	}
 	rng_t rng;
 	rng_seed(&rng, a->seed);
-	for (size_t i = 0; i < n; i++)
-		fr_sample_rng(&k[i], &rng);
+	for (size_t i = 0; i < n; i++) {
+		if (porep)
+			porep_scalar(&k[i], &rng);
+		else
+			fr_sample_rng(&k[i], &rng);
+	}
 	double t0 = monotonic_ms();
 	if (a->g2) {
 		g2_jac_t *j = tmp, g;
@@ -538,7 +560,8 @@ static int run(int argc, char **argv, cuzk_error *err)
 		{ "backend", "cpu|gpu", &backend_s, "which backend (default cpu); gpu: the dev setup too" },
 		{ "log-constraints", "K", &log_s, "prove: a domain of 2^K" },
 		{ "log-size", "K", &log_s, "msm, ntt: 2^K points or scalars" },
-		{ "shape", "basic|porep", &shape_s, "prove: the synthetic circuit's shape (default basic)" },
+		{ "shape", "basic|porep", &shape_s,
+		  "prove: the synthetic circuit's shape; msm: porep for a witness's scalars (default basic)" },
 		{ "inputs", "N", &inputs_s, "prove: public inputs besides the constant 1 (default 1; porep 327)" },
 		{ "params", "FILE", &params_s, "prove: load these parameters instead of the dev setup; load: the file" },
 		{ "params-check", "all|curve|none", &check_s, "prove, load: checks of the query points (default curve)" },
@@ -581,7 +604,10 @@ static int run(int argc, char **argv, cuzk_error *err)
 	a.rep.bench = benches[which].name;
 	a.rep.backend = a.be->name;
 	a.rep.log_size = a.log_size;
-	a.rep.shape = which == 0 ? gencircuit_shape_name(a.shape) : NULL;
+	if (shape_s && benches[which].run != bench_prove && benches[which].run != bench_msm)
+		return cli_usage(err, "--shape is for prove and msm, not %s", benches[which].name);
+	a.rep.shape = which == 0 || (shape_s && benches[which].run == bench_msm) ? gencircuit_shape_name(a.shape)
+										  : NULL;
 	if (trace_s && (r = groth16_trace_new(&a.trace, "cuzk bench", err)) < 0)
 		return r;
 	if ((r = a.be->open(&a.ctx, 0, 0, err)) < 0)
@@ -604,7 +630,8 @@ const struct cli_command cli_cmd_bench = {
 	.summary = "time a proof (per phase), an MSM, an NTT or loading parameters on a backend",
 	.usage = "prove --backend cpu|gpu --log-constraints K [--shape basic|porep] [--params FILE]\n"
 		 "                   [--partitions N] [--parallel N] [--pin] [--runs N] [--trace FILE] [--json FILE]\n"
-		 "       cuzk bench msm|ntt --backend cpu|gpu --log-size K [--g2] [--coset] [--json FILE]\n"
+		 "       cuzk bench msm|ntt --backend cpu|gpu --log-size K [--g2] [--shape basic|porep] [--coset]\n"
+		 "                   [--json FILE]\n"
 		 "       cuzk bench load --params FILE [--backend cpu|gpu] [--params-check all|curve|none] [--runs N]",
 	.run = run,
 };

@@ -109,10 +109,12 @@ struct groth16_backend {
 	int (*mem_reset_peaks)(groth16_device *dev, cuzk_error *err);
 
 	/* Kernels alone, for `cuzk bench` (NULL when not offered). */
-	/* The MSM with points made and kept on the device and uniform scalars,
-	 * reps calls (a device's own benchmark: no host time in it). */
-	int (*msm_bench)(groth16_device *dev, int g2, unsigned log_size, unsigned reps, struct groth16_msm_bench *ret,
-			 cuzk_error *err);
+	/* The MSM with points made and kept on the device, reps calls (a
+	 * device's own benchmark: no host time in it); scalars uniform, or with
+	 * porep nonzero shaped like a PoRep witness (45% zeros, 45% ones, 10%
+	 * uniform, in Montgomery form). */
+	int (*msm_bench)(groth16_device *dev, int g2, unsigned log_size, unsigned reps, int porep,
+			 struct groth16_msm_bench *ret, cuzk_error *err);
 	int (*msm_g1)(groth16_device *dev, g1_jac_t *ret, const g1_aff_t *bases, const fr_t *scalars, size_t n,
 		      cuzk_error *err);
 	int (*msm_g2)(groth16_device *dev, g2_jac_t *ret, const g2_aff_t *bases, const fr_t *scalars, size_t n,

@@ -360,11 +360,12 @@ static int gpu_ntt(groth16_device *gpu, fr_t *v, unsigned log_m, cuzk_error *err
 	return gpu_ntt_device(gpu, v, log_m, GROTH16_NTT_FORWARD, 1, NULL, err);
 }
 
-static int gpu_msm_bench(groth16_device *gpu, int g2, unsigned log_size, unsigned reps,
+static int gpu_msm_bench(groth16_device *gpu, int g2, unsigned log_size, unsigned reps, int porep,
 			 struct groth16_msm_bench *ret, cuzk_error *err)
 {
 	cuzk_msm_bench_result b;
-	int rc = cuzk_msm_bench(g2 ? 2 : 1, log_size, reps, 0, CUZK_MSM_RANDOM, groth16_gpu_host_ops(), &b, err);
+	int rc = cuzk_msm_bench(g2 ? 2 : 1, log_size, reps, porep ? 1 : 0, porep ? CUZK_MSM_WITNESS : CUZK_MSM_RANDOM,
+				groth16_gpu_host_ops(), &b, err);
 	if (rc)
 		return gpu_error(err, rc, gpu->device);
 	memset(ret, 0, sizeof(*ret));

@@ -78,6 +78,11 @@ grep -q '^prove total' "$work/out" && grep -q '"prove total": [0-9]' "$w/b.json"
 	fail "  no prove total in the table or the JSON"
 expect 0 "bench msm" "$cuzk" bench msm --log-size 8
 expect 0 "bench msm --g2" "$cuzk" bench msm --log-size 6 --g2
+expect 0 "bench msm --shape porep" "$cuzk" bench msm --log-size 8 --shape porep
+grep -q '^bench msm: .*shape porep' "$work/out" && pass "  says the shape" || fail "  does not say shape porep"
+expect 0 "bench msm --g2 --shape porep" "$cuzk" bench msm --log-size 6 --g2 --shape porep
+expect nonzero "bench ntt --shape porep" "$cuzk" bench ntt --log-size 8 --shape porep
+one_line_naming "--shape is for prove and msm"
 expect 0 "bench ntt" "$cuzk" bench ntt --log-size 10
 expect nonzero "bench without a kind" "$cuzk" bench --log-size 10
 one_line_naming "expected prove, msm, ntt or load"
