@@ -419,9 +419,9 @@ static int bench_load(struct bench_args *a, cuzk_error *err)
 	return 0;
 }
 
-/* Scalar i of --shape porep: the witness's mix of docs/BENCHMARKS.md ("The
- * synthetic circuit"), 45% zeros, 45% ones, 10% uniform, where an MSM sums
- * the ones without buckets and skips the zeros. */
+/* A scalar of --shape porep: the witness's mix of docs/BENCHMARKS.md ("The
+ * synthetic circuit"), 45% zeros, 45% ones, 10% uniform; an MSM treats its
+ * zeros and ones apart from the rest. */
 static void porep_scalar(fr_t *k, rng_t *rng)
 {
 	const uint64_t u = rng_next(rng) % 100;
@@ -606,8 +606,7 @@ static int run(int argc, char **argv, cuzk_error *err)
 	a.rep.log_size = a.log_size;
 	if (shape_s && benches[which].run != bench_prove && benches[which].run != bench_msm)
 		return cli_usage(err, "--shape is for prove and msm, not %s", benches[which].name);
-	a.rep.shape = which == 0 || (shape_s && benches[which].run == bench_msm) ? gencircuit_shape_name(a.shape)
-										  : NULL;
+	a.rep.shape = benches[which].run == bench_prove || shape_s ? gencircuit_shape_name(a.shape) : NULL;
 	if (trace_s && (r = groth16_trace_new(&a.trace, "cuzk bench", err)) < 0)
 		return r;
 	if ((r = a.be->open(&a.ctx, 0, 0, err)) < 0)
