@@ -153,16 +153,24 @@ struct window_levels {
 	}
 };
 
+// The kind of every scalar, a byte each, so that the split's two
+// selections read one byte a point, not the 32-byte scalar, and a
+// Montgomery scalar is converted once there, not once a selection.
+static __global__ void __launch_bounds__(BLOCK) classify(const uint64_t *scalars, bool mont, size_t n,
+							 msm_scalar::kind *kinds)
+{
+	size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+	if (i >= n)
+		return;
+	uint64_t s[4];
+	kinds[i] = msm_scalar::load(s, scalars, i, mont);
+}
+
 // Selects scalars of one kind (cub::DeviceSelect::If predicate over indices).
-struct scalar_is {
-	const uint64_t *scalars;
-	bool mont;
+struct kind_is {
+	const msm_scalar::kind *kinds;
 	msm_scalar::kind want;
-	__device__ bool operator()(uint32_t i) const
-	{
-		uint64_t s[4];
-		return msm_scalar::load(s, scalars, i, mont) == want;
-	}
+	__device__ bool operator()(uint32_t i) const { return kinds[i] == want; }
 };
 
 // $CUZK_MSM_ACC: how G1's buckets are accumulated.  Unset, empty or auto:
@@ -220,6 +228,10 @@ inline size_t rounds_min_pairs() { return env_number("CUZK_MSM_ROUNDS_MIN", size
 // $CUZK_MSM_FOLD=0: make_pairs folds the caller's scalars in every sort
 // group even where the layout has room for fold_dense's (a measurement).
 inline bool fold_from_env() { return env_number("CUZK_MSM_FOLD", 1, 0, 1) != 0; }
+// $CUZK_MSM_ONES_LISTED=1: the ones summed by sum_listed, a few threads
+// each over a run of them, instead of as one bucket of the accumulation (a
+// measurement).
+inline bool ones_listed_from_env() { return env_number("CUZK_MSM_ONES_LISTED", 0, 0, 1) != 0; }
 
 // Where the rounds of one sort group work (scratch_layout's rnd_*): two
 // lists of cap entries (96-byte points, keys), the values of the last, the
@@ -303,7 +315,7 @@ template <class F> struct running_layout {
 // whose batches have at most n points (its running sums are apart:
 // running_layout).
 template <class F> struct scratch_layout {
-	size_t ones_idx, dense_idx, folded, counts, cub_tmp, cub_bytes, keys[2], vals[2], buckets, heads[2], tails, ends, max_run,
+	size_t ones_idx, dense_idx, kinds, folded, counts, cub_tmp, cub_bytes, keys[2], vals[2], buckets, heads[2], tails, ends, max_run,
 		partials, red[2], lvl_a, lvl_r, lvl_sums, wsums, ones_sum, result, twod, total;
 	size_t pairs, nbuckets, nparts, nred, nlvl, ntwod;
 	size_t nfolded;   // fold_dense's scalars (0: make_pairs folds the caller's)
@@ -351,7 +363,7 @@ template <class F> struct scratch_layout {
 			cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, kb, vb, (int)(pairs ? pairs : 1), 0, 32);
 			thrust::counting_iterator<uint32_t> it(0);
 			cub::DeviceSelect::If(nullptr, sel_bytes, it, (uint32_t *)nullptr, (uint32_t *)nullptr,
-					      (int)n, scalar_is{nullptr, false, msm_scalar::kind::one});
+					      (int)n, kind_is{nullptr, msm_scalar::kind::one});
 		}
 		cub_bytes = sort_bytes > sel_bytes ? sort_bytes : sel_bytes;
 		// The rounds' lists: the first, third... round's of up to 5/8 of a
@@ -380,6 +392,7 @@ template <class F> struct scratch_layout {
 		};
 		ones_idx = take(4 * n);
 		dense_idx = take(4 * n);
+		kinds = take(n);
 		// Where the rounds make a large MSM's accumulation short enough
 		// for its per-group pairs to count, fold the scalars once.
 		nfolded = rounds ? n : 0;
@@ -487,6 +500,19 @@ __global__ void __launch_bounds__(BLOCK) merge_into(xyzz_t<F> *acc_f, const xyzz
 	xyzz_t<A> a = as_arith<A>(acc_f)[i];
 	add(a, p);
 	as_arith<A>(acc_f)[i] = a;
+}
+
+// The ones as (key, value) pairs of one bucket, key 0, value index·2 (no
+// sign): the accumulation, and before it the rounds, sum them as they sum a
+// sort group's bucket.
+static __global__ void __launch_bounds__(BLOCK) ones_pairs(const uint32_t *idx, size_t count, uint32_t *keys,
+							   uint32_t *vals)
+{
+	size_t e = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+	if (e >= count)
+		return;
+	keys[e] = 0;
+	vals[e] = idx[e] << 1;
 }
 
 // Each thread sums a contiguous run of the listed points (the ones).
@@ -1367,13 +1393,16 @@ void run(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobi
 	phase_clock clock(prof, s);
 
 	// 1. split: indices of the ones and of the rest, in order
+	msm_scalar::kind *kinds = static_cast<msm_scalar::kind *>(at(L.kinds));
+	classify<<<blocks_for(n, BLOCK), BLOCK, 0, s>>>(scalars, mont, n, kinds);
+	CUDA_LAUNCHED("msm classify");
 	thrust::counting_iterator<uint32_t> idx(0);
 	size_t tmp_bytes = L.cub_bytes;
 	CUDA_OK(cub::DeviceSelect::If(at(L.cub_tmp), tmp_bytes, idx, ones_idx, d_counts, (int)n,
-				      scalar_is{scalars, mont, msm_scalar::kind::one}, s));
+				      kind_is{kinds, msm_scalar::kind::one}, s));
 	tmp_bytes = L.cub_bytes;
 	CUDA_OK(cub::DeviceSelect::If(at(L.cub_tmp), tmp_bytes, idx, dense_idx, d_counts + 1, (int)n,
-				      scalar_is{scalars, mont, msm_scalar::kind::other}, s));
+				      kind_is{kinds, msm_scalar::kind::other}, s));
 	int counts[2];
 	CUDA_OK(cudaMemcpyAsync(counts, d_counts, sizeof counts, cudaMemcpyDeviceToHost, s));
 	CUDA_OK(cudaStreamSynchronize(s));   // the sizes below depend on the split
@@ -1385,55 +1414,11 @@ void run(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobi
 	}
 	clock.mark(PH_SPLIT);
 
-	// 2. the ones
-	if (m1) {
-		size_t nout = m1 < size_t(sms) * BLOCK * 2 ? m1 : size_t(sms) * BLOCK * 2;
-		if (nout > CHUNKS_CAP)
-			nout = CHUNKS_CAP;
-		size_t per = (m1 + nout - 1) / nout;
-		nout = (m1 + per - 1) / per;
-		sum_listed<F><<<blocks_for(nout, BLOCK), BLOCK, 0, s>>>(bases, ones_idx, m1, per, partials, nout);
-		CUDA_LAUNCHED("msm sum_listed");
-		sum_rows<F>(partials, 1, nout, ones_sum, red0, red1, s);
-	} else {
-		CUDA_OK(cudaMemsetAsync(ones_sum, 0, sizeof(P), s));
-	}
-	clock.mark(PH_ONES);
-
-	if (batch) {
-		merge_into<F><<<1, 1, 0, s>>>(run_ones, ones_sum, 1);
-		CUDA_LAUNCHED("msm merge_into");
-	}
-
-	// 3. Pippenger on the rest
-	plan_t pl = batch ? batch_plan : make_plan(bitlen(m), C_MAX, 0, forced_windows);
-	if (rounds_sc.rounds)
-		pl.group = rounds_group(pl.group, m);   // as scratch_layout sized the lists
-	// A batched MSM reduces all its windows at the end, whatever this batch had.
-	unsigned windows = batch || m ? pl.windows : 0;
-	for (unsigned w0 = 0; m && w0 < windows; w0 += pl.group) {
-		const unsigned g = w0 + pl.group <= windows ? pl.group : windows - w0;
-		size_t npairs = m * g;   // the rounds shorten it
-		if (npairs > L.pairs)
-			gpu_fail(CUZK_E_INTERNAL, "msm: a group of %zu pairs (%zu points, %u windows) in scratch for %zu",
-				 npairs, m, g, L.pairs);
-		const uint32_t nb = uint32_t(g * pl.buckets);
-		uint32_t *k0 = static_cast<uint32_t *>(at(L.keys[0])), *k1 = static_cast<uint32_t *>(at(L.keys[1]));
-		uint32_t *v0 = static_cast<uint32_t *>(at(L.vals[0])), *v1 = static_cast<uint32_t *>(at(L.vals[1]));
-		const carry_start from = carry_at(pl.c, pl.wide, w0);
-		make_pairs<<<blocks_for(m, BLOCK), BLOCK, 0, s>>>(scalars, mont, dense_idx, folded, L.nfolded, m, pl.c,
-								   pl.wide, w0, g, from,
-								   group_limbs(pl.c, pl.wide, w0, g, from.off), k0, v0);
-		CUDA_LAUNCHED("msm make_pairs");
-		clock.mark(PH_PAIRS);
-		cub::DoubleBuffer<uint32_t> kb(k0, k1), vb(v0, v1);
-		int end_bit = int(pl.c - 1 + bitlen(g));
-		tmp_bytes = L.cub_bytes;
-		CUDA_OK(cub::DeviceRadixSort::SortPairs(at(L.cub_tmp), tmp_bytes, kb, vb, (int)npairs, 0, end_bit, s));
-		const uint32_t *keys = kb.Current(), *vals = vb.Current();
-		clock.mark(PH_SORT);
-
-		P *buckets = static_cast<P *>(at(L.buckets)) + size_t(w0) * pl.buckets;
+	// Sums sorted (key, point index·2 + sign) pairs into nb buckets: the
+	// rounds shorten the list where the scratch has their lists, then the
+	// XYZZ kernel (or the per-thread batch-affine one) sums runs of it, a
+	// bucket continued over several threads joined by heads_scan and fixup.
+	auto sum_sorted = [&](const uint32_t *keys, const uint32_t *vals, size_t npairs, uint32_t nb, P *buckets) {
 		P *heads[2] = {static_cast<P *>(at(L.heads[0])), static_cast<P *>(at(L.heads[1]))};
 		P *tails = static_cast<P *>(at(L.tails));
 		CUDA_OK(cudaMemsetAsync(buckets, 0, size_t(nb) * sizeof(P), s));
@@ -1490,6 +1475,65 @@ void run(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobi
 		fixup<F><<<blocks_for(nchunks, BLOCK), BLOCK, 0, s>>>(keys, per, nchunks, buckets, heads[0], heads[1],
 								       tails, ends, max_run);
 		CUDA_LAUNCHED("msm fixup");
+	};
+
+	// 2. the ones: one bucket of the accumulation where its pair lists
+	// hold them (the rounds' affine additions and the accumulation's
+	// occupancy, where sum_listed ran two blocks an SM), else sum_listed.
+	if (m1 && m1 <= L.pairs && !ones_listed_from_env()) {
+		uint32_t *k0 = static_cast<uint32_t *>(at(L.keys[0])), *v0 = static_cast<uint32_t *>(at(L.vals[0]));
+		ones_pairs<<<blocks_for(m1, BLOCK), BLOCK, 0, s>>>(ones_idx, m1, k0, v0);
+		CUDA_LAUNCHED("msm ones_pairs");
+		sum_sorted(k0, v0, m1, 1, ones_sum);
+	} else if (m1) {
+		size_t nout = m1 < size_t(sms) * BLOCK * 2 ? m1 : size_t(sms) * BLOCK * 2;
+		if (nout > CHUNKS_CAP)
+			nout = CHUNKS_CAP;
+		size_t per = (m1 + nout - 1) / nout;
+		nout = (m1 + per - 1) / per;
+		sum_listed<F><<<blocks_for(nout, BLOCK), BLOCK, 0, s>>>(bases, ones_idx, m1, per, partials, nout);
+		CUDA_LAUNCHED("msm sum_listed");
+		sum_rows<F>(partials, 1, nout, ones_sum, red0, red1, s);
+	} else {
+		CUDA_OK(cudaMemsetAsync(ones_sum, 0, sizeof(P), s));
+	}
+	clock.mark(PH_ONES);
+
+	if (batch) {
+		merge_into<F><<<1, 1, 0, s>>>(run_ones, ones_sum, 1);
+		CUDA_LAUNCHED("msm merge_into");
+	}
+
+	// 3. Pippenger on the rest
+	plan_t pl = batch ? batch_plan : make_plan(bitlen(m), C_MAX, 0, forced_windows);
+	if (rounds_sc.rounds)
+		pl.group = rounds_group(pl.group, m);   // as scratch_layout sized the lists
+	// A batched MSM reduces all its windows at the end, whatever this batch had.
+	unsigned windows = batch || m ? pl.windows : 0;
+	for (unsigned w0 = 0; m && w0 < windows; w0 += pl.group) {
+		const unsigned g = w0 + pl.group <= windows ? pl.group : windows - w0;
+		size_t npairs = m * g;   // the rounds shorten it
+		if (npairs > L.pairs)
+			gpu_fail(CUZK_E_INTERNAL, "msm: a group of %zu pairs (%zu points, %u windows) in scratch for %zu",
+				 npairs, m, g, L.pairs);
+		const uint32_t nb = uint32_t(g * pl.buckets);
+		uint32_t *k0 = static_cast<uint32_t *>(at(L.keys[0])), *k1 = static_cast<uint32_t *>(at(L.keys[1]));
+		uint32_t *v0 = static_cast<uint32_t *>(at(L.vals[0])), *v1 = static_cast<uint32_t *>(at(L.vals[1]));
+		const carry_start from = carry_at(pl.c, pl.wide, w0);
+		make_pairs<<<blocks_for(m, BLOCK), BLOCK, 0, s>>>(scalars, mont, dense_idx, folded, L.nfolded, m, pl.c,
+								   pl.wide, w0, g, from,
+								   group_limbs(pl.c, pl.wide, w0, g, from.off), k0, v0);
+		CUDA_LAUNCHED("msm make_pairs");
+		clock.mark(PH_PAIRS);
+		cub::DoubleBuffer<uint32_t> kb(k0, k1), vb(v0, v1);
+		int end_bit = int(pl.c - 1 + bitlen(g));
+		tmp_bytes = L.cub_bytes;
+		CUDA_OK(cub::DeviceRadixSort::SortPairs(at(L.cub_tmp), tmp_bytes, kb, vb, (int)npairs, 0, end_bit, s));
+		const uint32_t *keys = kb.Current(), *vals = vb.Current();
+		clock.mark(PH_SORT);
+
+		P *buckets = static_cast<P *>(at(L.buckets)) + size_t(w0) * pl.buckets;
+		sum_sorted(keys, vals, npairs, nb, buckets);
 		clock.mark(PH_ACCUMULATE);
 	}
 	if (batch) {
