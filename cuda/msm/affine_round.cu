@@ -25,9 +25,9 @@
 namespace cuzk {
 namespace {
 
-using msm::rounds::A;
-using msm::rounds::one_a;
-using msm::rounds::plane;
+using A = msm::rounds::A_t<fp_t>;
+using plane = msm::rounds::plane<fp_t>;
+CUZK_HD A one_a() { return msm::rounds::one_a<fp_t>(); }
 constexpr unsigned THREADS = msm::rounds::ROUND_THREADS, SAMPLES = 4096;
 
 // The 2N points of pair_src in planes: x_p, y_p, x_q, y_q, one after the other.
@@ -205,13 +205,13 @@ template <unsigned K, bool GATHER> void run(unsigned log_pairs, unsigned reps, c
 		running_products<K, GATHER><<<grid(T), THREADS>>>(src, T, p_pre, p_q);
 		CUDA_LAUNCHED("running_products");
 		e[1].record(nullptr);
-		msm::rounds::level_products<<<grid(T2), THREADS>>>(p_q, T, T2, level, p_qpre, p_q2);
+		msm::rounds::level_products<fp_t><<<grid(T2), THREADS>>>(p_q, T, T2, level, p_qpre, p_q2);
 		CUDA_LAUNCHED("level_products");
 		inv0.record(nullptr);
-		msm::rounds::invert_level<<<grid(T2), THREADS>>>(p_q2, T2);
+		msm::rounds::invert_level<fp_t><<<grid(T2), THREADS>>>(p_q2, T2);
 		CUDA_LAUNCHED("invert_level");
 		inv1.record(nullptr);
-		msm::rounds::level_inverses<<<grid(T2), THREADS>>>(p_q, T, T2, level, p_qpre, p_q2, p_qinv);
+		msm::rounds::level_inverses<fp_t><<<grid(T2), THREADS>>>(p_q, T, T2, level, p_qpre, p_q2, p_qinv);
 		CUDA_LAUNCHED("level_inverses");
 		e[2].record(nullptr);
 		pair_sums<K, GATHER><<<grid(T), THREADS>>>(src, T, p_pre, p_qinv, p_out);

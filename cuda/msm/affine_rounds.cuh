@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-// Batch-affine rounds over a whole sort group ($CUZK_MSM_ACC=rounds, G1):
+// Batch-affine rounds over a whole sort group ($CUZK_MSM_ACC=rounds, G1 and G2):
 // before the XYZZ accumulation, each round adds the sorted list's
 // neighbours (2s, 2s + 1) of the same bucket in affine coordinates and
 // writes the shorter list, the divisions of every pair of the round
@@ -22,9 +22,11 @@
 //      its affine sum; a slot that is not a pair copies its one or two
 //      entries.
 // The first round reads the bases through the sorted values (index·2 +
-// sign); later rounds read their list in order.  Lists are 96-byte affine
-// points with their keys; the last one goes to the XYZZ kernel with
-// identity values (index·2, no sign).
+// sign); later rounds read their list in order.  Lists are affine points
+// (96 bytes in G1, 192 in G2) with their keys; the last one goes to the
+// XYZZ kernel with identity values (index·2, no sign).  Everything here
+// is templated on the field F (fp_t or fp2_t); a G2 inversion is one of
+// Fp (of the norm).
 #ifndef CUZK_CUDA_MSM_AFFINE_ROUNDS_CUH
 #define CUZK_CUDA_MSM_AFFINE_ROUNDS_CUH
 
@@ -40,59 +42,82 @@ namespace cuzk {
 namespace msm {
 namespace rounds {
 
-using A = fx_t<fp_t, fp_form::fused>;
+template <class F> using A_t = fx_t<F, fp_form::fused>;
+// 16-byte words of an element of F: 3 (Fp), 6 (Fp2).
+template <class F> constexpr unsigned WORDS = unsigned(sizeof(F) / 16);
 
-CUZK_HD A one_a()
+template <class F> CUZK_HD A_t<F> one_a()
 {
-	const fp_t o = fp_one();
-	A r;
+	F o;
+	if constexpr (std::is_same<F, fp_t>::value)
+		o = fp_one();
+	else
+		o = fp2_one();
+	A_t<F> r;
 	memcpy(&r, &o, sizeof r);
 	return r;
 }
 
+// 1/a for a != 0: Fp's by Fermat (affine_acc.cuh), Fp2's from its norm's,
+// 1/(c0 + c1 u) = (c0 - c1 u) / (c0^2 + c1^2).
+static __device__ A_t<fp_t> invert(const A_t<fp_t> &a) { return affine::inverse(a, one_a<fp_t>()); }
+static __device__ A_t<fp2_t> invert(const A_t<fp2_t> &a)
+{
+	const A_t<fp_t> c0{a.f.c0}, c1{a.f.c1};
+	const A_t<fp_t> t = affine::inverse(add(sqr(c0), sqr(c1)), one_a<fp_t>());
+	return {fp2_t{mul(c0, t).f, neg(mul(c1, t)).f}};
+}
+
 // Field elements in planes of 16-byte words (word w of element i at
 // base[w·n + i]): a warp's consecutive elements are contiguous.
-struct plane {
+template <class F> struct plane {
 	uint4 *base;
 	size_t n;
-	__device__ A get(size_t i) const
+	__device__ A_t<F> get(size_t i) const
 	{
-		uint4 v[3] = {base[i], base[n + i], base[2 * n + i]};
-		A r;
+		uint4 v[WORDS<F>];
+#pragma unroll
+		for (unsigned w = 0; w < WORDS<F>; w++)
+			v[w] = base[w * n + i];
+		A_t<F> r;
 		memcpy(&r, v, sizeof r);
 		return r;
 	}
-	__device__ void put(size_t i, const A &a) const
+	__device__ void put(size_t i, const A_t<F> &a) const
 	{
-		uint4 v[3];
+		uint4 v[WORDS<F>];
 		memcpy(v, &a, sizeof v);
-		base[i] = v[0];
-		base[n + i] = v[1];
-		base[2 * n + i] = v[2];
+#pragma unroll
+		for (unsigned w = 0; w < WORDS<F>; w++)
+			base[w * n + i] = v[w];
 	}
 };
 
 // Entry e of a round's list: the first round's through the sorted values.
-template <bool FIRST> struct list_src {
+template <class F, bool FIRST> struct list_src {
+	static constexpr unsigned W = WORDS<F>;
 	const uint4 *pts;
 	const uint32_t *vals;
-	__device__ const uint4 *at(size_t e) const { return pts + size_t(FIRST ? vals[e] >> 1 : e) * 6; }
-	__device__ A x(size_t e) const
+	__device__ const uint4 *at(size_t e) const { return pts + size_t(FIRST ? vals[e] >> 1 : e) * (2 * W); }
+	__device__ A_t<F> x(size_t e) const
 	{
 		const uint4 *p = at(e);
-		uint4 v[3] = {__ldg(p), __ldg(p + 1), __ldg(p + 2)};
-		A r;
+		uint4 v[W];
+#pragma unroll
+		for (unsigned w = 0; w < W; w++)
+			v[w] = __ldg(p + w);
+		A_t<F> r;
 		memcpy(&r, v, sizeof r);
 		return r;
 	}
-	__device__ affine_t<A> point(size_t e) const
+	__device__ affine_t<A_t<F>> point(size_t e) const
 	{
 		const uint4 *p = at(e);
-		uint4 v[6];
+		uint4 v[2 * W];
 #pragma unroll
-		for (unsigned w = 0; w < 6; w++)
+		for (unsigned w = 0; w < 2 * W; w++)
 			v[w] = __ldg(p + w);
-		affine_t<A> r;
+		affine_t<A_t<F>> r;
 		memcpy(&r, v, sizeof r);
 		if (FIRST && (vals[e] & 1))
 			r.y = neg(r.y);   // infinity stays (0, 0)
@@ -100,13 +125,14 @@ template <bool FIRST> struct list_src {
 	}
 };
 
-__device__ __forceinline__ void store_point(uint4 *pts, size_t e, const affine_t<A> &p)
+template <class F> __device__ __forceinline__ void store_point(uint4 *pts, size_t e, const affine_t<A_t<F>> &p)
 {
-	uint4 v[6];
+	constexpr unsigned W2 = 2 * WORDS<F>;
+	uint4 v[W2];
 	memcpy(v, &p, sizeof v);
-	uint4 *d = pts + e * 6;
+	uint4 *d = pts + e * W2;
 #pragma unroll
-	for (unsigned w = 0; w < 6; w++)
+	for (unsigned w = 0; w < W2; w++)
 		d[w] = v[w];
 }
 
@@ -141,17 +167,18 @@ static __global__ void count_real(const uint32_t *keys, size_t n, uint32_t nb, u
 // Slots are taken PRODUCTS_AHEAD at a time, their x loaded before any is
 // used, so that the first round's gathers from the bases overlap.
 constexpr unsigned PRODUCTS_AHEAD = 4;
-template <bool FIRST>
+template <class F, bool FIRST>
 static __global__ void __launch_bounds__(ROUND_THREADS)
-	pair_products(list_src<FIRST> src, const uint32_t *keys, size_t n, size_t S, size_t T, uint32_t *flags,
-		      plane pre, plane q)
+	pair_products(list_src<F, FIRST> src, const uint32_t *keys, size_t n, size_t S, size_t T, uint32_t *flags,
+		      plane<F> pre, plane<F> q)
 {
+	using A = A_t<F>;
 	const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
 	if (t == 0)
 		flags[S] = 0;   // the scan's last entry: P(S), the round's pairs
 	if (t >= T)
 		return;
-	A prod = one_a();
+	A prod = one_a<F>();
 #pragma unroll 1
 	for (unsigned j0 = 0; j0 < ROUND_K && size_t(j0) * T + t < S; j0 += PRODUCTS_AHEAD) {
 		A x0[PRODUCTS_AHEAD], x1[PRODUCTS_AHEAD];
@@ -182,13 +209,14 @@ static __global__ void __launch_bounds__(ROUND_THREADS)
 }
 
 // The second level over v (count values): products of level_k a thread.
+template <class F>
 static __global__ void __launch_bounds__(ROUND_THREADS)
-	level_products(plane v, size_t count, size_t T2, unsigned level_k, plane pre, plane q2)
+	level_products(plane<F> v, size_t count, size_t T2, unsigned level_k, plane<F> pre, plane<F> q2)
 {
 	const size_t u = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
 	if (u >= T2)
 		return;
-	A prod = one_a();
+	A_t<F> prod = one_a<F>();
 #pragma unroll 1
 	for (unsigned j = 0; j < level_k; j++) {
 		const size_t i = size_t(j) * T2 + u;
@@ -203,21 +231,22 @@ static __global__ void __launch_bounds__(ROUND_THREADS)
 // Fermat's a^(p-2): a binary extended Euclid algorithm measured slower
 // here (divergent and 64-bit-emulated steps; docs/BENCHMARKS.md, "GPU MSM,
 // 2026-12-06 (session of 09:47)").
-static __global__ void __launch_bounds__(ROUND_THREADS) invert_level(plane q2, size_t T2)
+template <class F> static __global__ void __launch_bounds__(ROUND_THREADS) invert_level(plane<F> q2, size_t T2)
 {
 	const size_t u = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
 	if (u < T2)
-		q2.put(u, affine::inverse(q2.get(u), one_a()));
+		q2.put(u, invert(q2.get(u)));
 }
 
 // 1/v[i] from the level's running products and the inverses of its products.
+template <class F>
 static __global__ void __launch_bounds__(ROUND_THREADS)
-	level_inverses(plane v, size_t count, size_t T2, unsigned level_k, plane pre, plane inv2, plane inv)
+	level_inverses(plane<F> v, size_t count, size_t T2, unsigned level_k, plane<F> pre, plane<F> inv2, plane<F> inv)
 {
 	const size_t u = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
 	if (u >= T2)
 		return;
-	A r = inv2.get(u);
+	A_t<F> r = inv2.get(u);
 #pragma unroll 1
 	for (unsigned j = strided_count(u, T2, count, level_k); j-- > 0;) {
 		const size_t i = size_t(j) * T2 + u;
@@ -226,12 +255,15 @@ static __global__ void __launch_bounds__(ROUND_THREADS)
 	}
 }
 
-// 128 registers (4 blocks of 128 an SM), as the XYZZ accumulation.
-template <bool FIRST>
-__global__ void __launch_bounds__(ROUND_THREADS, 4)
-	pair_sums(list_src<FIRST> src, const uint32_t *keys, size_t n, size_t S, size_t T, const uint32_t *flags,
-		  const uint32_t *before, plane pre, plane qinv, uint4 *out, uint32_t *out_keys)
+// G1: 128 registers (4 blocks of 128 an SM), as the XYZZ accumulation; G2,
+// twice the field, twice the registers.
+template <class F> constexpr unsigned SUMS_BLOCKS = std::is_same<F, fp_t>::value ? 4 : 2;
+template <class F, bool FIRST>
+__global__ void __launch_bounds__(ROUND_THREADS, SUMS_BLOCKS<F>)
+	pair_sums(list_src<F, FIRST> src, const uint32_t *keys, size_t n, size_t S, size_t T, const uint32_t *flags,
+		  const uint32_t *before, plane<F> pre, plane<F> qinv, uint4 *out, uint32_t *out_keys)
 {
+	using A = A_t<F>;
 	const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
 	if (t >= T)
 		return;
@@ -249,13 +281,13 @@ __global__ void __launch_bounds__(ROUND_THREADS, 4)
 			affine_t<A> sum;
 			sum.x = sub(sqr(lambda), add(p.x, q.x));
 			sum.y = sub(mul(lambda, sub(p.x, sum.x)), p.y);
-			store_point(out, pos, sum);
+			store_point<F>(out, pos, sum);
 			out_keys[pos] = key;
 		} else {
-			store_point(out, pos, src.point(e));
+			store_point<F>(out, pos, src.point(e));
 			out_keys[pos] = key;
 			if (e + 1 < n) {
-				store_point(out, pos + 1, src.point(e + 1));
+				store_point<F>(out, pos + 1, src.point(e + 1));
 				out_keys[pos + 1] = keys[e + 1];
 			}
 		}
@@ -272,7 +304,8 @@ static __global__ void identity_values(uint32_t *vals, size_t n)
 inline unsigned grid_for(size_t threads) { return unsigned((threads + ROUND_THREADS - 1) / ROUND_THREADS); }
 
 // The rounds over one sort group; see pippenger.cuh's rounds_scratch.
-inline rounds_result run(const uint4 *bases, const uint32_t *keys, const uint32_t *vals, size_t npairs, uint32_t nb,
+template <class F>
+rounds_result run(const uint4 *bases, const uint32_t *keys, const uint32_t *vals, size_t npairs, uint32_t nb,
 			 const rounds_scratch &sc, cudaStream_t s)
 {
 	rounds_result res{bases, keys, vals, npairs, 0};
@@ -304,15 +337,15 @@ inline rounds_result run(const uint4 *bases, const uint32_t *keys, const uint32_
 		const size_t S = (n + 1) / 2, T = (S + ROUND_K - 1) / ROUND_K, T2 = (T + sc.level_k - 1) / sc.level_k;
 		if (S > sc.slots)
 			break;   // the scratch was sized for fewer (a larger group than planned)
-		const plane pre{sc.pre, sc.slots}, q{sc.q, sc.threads}, qpre{sc.qpre, sc.threads},
+		const plane<F> pre{sc.pre, sc.slots}, q{sc.q, sc.threads}, qpre{sc.qpre, sc.threads},
 			qinv{sc.qinv, sc.threads}, q2{sc.q2, sc.threads2};
 		mark(0);
 		if (r == 0)
-			pair_products<true><<<grid_for(T), ROUND_THREADS, 0, s>>>(list_src<true>{in_pts, vals}, in_keys, n, S,
-										   T, sc.flags, pre, q);
+			pair_products<F, true><<<grid_for(T), ROUND_THREADS, 0, s>>>(list_src<F, true>{in_pts, vals}, in_keys,
+										      n, S, T, sc.flags, pre, q);
 		else
-			pair_products<false><<<grid_for(T), ROUND_THREADS, 0, s>>>(list_src<false>{in_pts, nullptr}, in_keys,
-										    n, S, T, sc.flags, pre, q);
+			pair_products<F, false><<<grid_for(T), ROUND_THREADS, 0, s>>>(list_src<F, false>{in_pts, nullptr},
+										       in_keys, n, S, T, sc.flags, pre, q);
 		CUDA_LAUNCHED("msm rounds pair_products");
 		mark(1);
 		size_t tmp = sc.cub_bytes;
@@ -326,22 +359,23 @@ inline rounds_result run(const uint4 *bases, const uint32_t *keys, const uint32_
 			times.back().pairs = pairs;
 		if (pairs < sc.min_pairs || n_out > sc.cap[r & 1])
 			break;   // nothing worth an inversion, or no room: the XYZZ kernel takes this list
-		level_products<<<grid_for(T2), ROUND_THREADS, 0, s>>>(q, T, T2, sc.level_k, qpre, q2);
+		level_products<F><<<grid_for(T2), ROUND_THREADS, 0, s>>>(q, T, T2, sc.level_k, qpre, q2);
 		CUDA_LAUNCHED("msm rounds level_products");
-		invert_level<<<grid_for(T2), ROUND_THREADS, 0, s>>>(q2, T2);
+		invert_level<F><<<grid_for(T2), ROUND_THREADS, 0, s>>>(q2, T2);
 		CUDA_LAUNCHED("msm rounds invert_level");
-		level_inverses<<<grid_for(T2), ROUND_THREADS, 0, s>>>(q, T, T2, sc.level_k, qpre, q2, qinv);
+		level_inverses<F><<<grid_for(T2), ROUND_THREADS, 0, s>>>(q, T, T2, sc.level_k, qpre, q2, qinv);
 		CUDA_LAUNCHED("msm rounds level_inverses");
 		mark(3);
 		uint4 *out = sc.pts[r & 1];
 		uint32_t *out_keys = sc.keys[r & 1];
 		if (r == 0)
-			pair_sums<true><<<grid_for(T), ROUND_THREADS, 0, s>>>(list_src<true>{in_pts, vals}, in_keys, n, S, T,
-									       sc.flags, sc.before, pre, qinv, out, out_keys);
+			pair_sums<F, true><<<grid_for(T), ROUND_THREADS, 0, s>>>(list_src<F, true>{in_pts, vals}, in_keys, n,
+										  S, T, sc.flags, sc.before, pre, qinv, out,
+										  out_keys);
 		else
-			pair_sums<false><<<grid_for(T), ROUND_THREADS, 0, s>>>(list_src<false>{in_pts, nullptr}, in_keys, n,
-										S, T, sc.flags, sc.before, pre, qinv, out,
-										out_keys);
+			pair_sums<F, false><<<grid_for(T), ROUND_THREADS, 0, s>>>(list_src<F, false>{in_pts, nullptr}, in_keys,
+										   n, S, T, sc.flags, sc.before, pre, qinv,
+										   out, out_keys);
 		CUDA_LAUNCHED("msm rounds pair_sums");
 		mark(4);
 		in_pts = out;

@@ -7,5 +7,5 @@ cuzk::msm::rounds_result cuzk::msm::affine_rounds_g1(const uint4 *bases, const u
 						       size_t npairs, uint32_t nb, const rounds_scratch &sc,
 						       cudaStream_t s)
 {
-	return rounds::run(bases, keys, vals, npairs, nb, sc, s);
+	return rounds::run<fp_t>(bases, keys, vals, npairs, nb, sc, s);
 }

@@ -177,12 +177,12 @@ struct kind_is {
 // batch-affine rounds over the whole grid (msm/affine_rounds.cuh) shorten
 // each sort group's list before the XYZZ kernel sums it, wherever the
 // caller's scratch has room for their lists (*_scratch_bytes_fast: ~15 GB
-// more at 2^26, groups of up to ROUNDS_GROUP_PAIRS pairs), else XYZZ
+// more at 2^26, groups of up to rounds_group_pairs() pairs), else XYZZ
 // alone; xyzz: XYZZ alone whatever the scratch; rounds: the rounds always
 // (*_scratch_bytes includes their lists, batched MSMs too); affine: the
 // per-thread batch-affine kernel (msm/affine_acc.cuh, slower, kept to
-// measure).  G2 is always XYZZ.  strict: an unknown value is an error (the
-// driver), else automatic (the sizes).
+// measure; G1 only, G2 takes the automatic mode).  strict: an unknown
+// value is an error (the driver), else automatic (the sizes).
 enum class acc_mode { automatic, xyzz, rounds, affine };
 inline acc_mode acc_from_env(bool strict)
 {
@@ -215,7 +215,7 @@ constexpr size_t ROUNDS_AUTO_POINTS = size_t(1) << 22;
 // the automatic mode for the fast scratch of a large whole MSM.
 template <class F> bool rounds_in_layout(size_t n, size_t n_total, bool fast)
 {
-	if (!std::is_same<F, fp_t>::value || !n)
+	if (!n)
 		return false;
 	const acc_mode a = acc_from_env(false);
 	return a == acc_mode::rounds || (a == acc_mode::automatic && fast && !n_total && n >= ROUNDS_AUTO_POINTS);
@@ -234,7 +234,7 @@ inline bool fold_from_env() { return env_number("CUZK_MSM_FOLD", 1, 0, 1) != 0; 
 inline bool ones_listed_from_env() { return env_number("CUZK_MSM_ONES_LISTED", 0, 0, 1) != 0; }
 
 // Where the rounds of one sort group work (scratch_layout's rnd_*): two
-// lists of cap entries (96-byte points, keys), the values of the last, the
+// lists of cap entries (affine points, keys), the values of the last, the
 // slots' flags and scan, and the two levels of products and inverses.
 struct rounds_scratch {
 	uint4 *pts[2];
@@ -257,9 +257,20 @@ struct rounds_result {
 	size_t npairs;
 	unsigned rounds;
 };
-// Compiled in msm_g1_rounds.cu.
+// Compiled in msm_g1_rounds.cu and msm_g2_rounds.cu.
 rounds_result affine_rounds_g1(const uint4 *bases, const uint32_t *keys, const uint32_t *vals, size_t npairs,
 			       uint32_t nb, const rounds_scratch &sc, cudaStream_t s);
+rounds_result affine_rounds_g2(const uint4 *bases, const uint32_t *keys, const uint32_t *vals, size_t npairs,
+			       uint32_t nb, const rounds_scratch &sc, cudaStream_t s);
+template <class F>
+rounds_result affine_rounds(const uint4 *bases, const uint32_t *keys, const uint32_t *vals, size_t npairs, uint32_t nb,
+			    const rounds_scratch &sc, cudaStream_t s)
+{
+	if constexpr (std::is_same<F, fp_t>::value)
+		return affine_rounds_g1(bases, keys, vals, npairs, nb, sc, s);
+	else
+		return affine_rounds_g2(bases, keys, vals, npairs, nb, sc, s);
+}
 // Slots a round thread takes and products a second-level thread takes
 // (msm/affine_rounds.cuh): $CUZK_MSM_ROUNDS_LEVEL, ROUNDS_LEVEL_K_MIN to
 // ROUNDS_LEVEL_K_MAX, the scratch sized for the least.  64, the default,
@@ -272,19 +283,25 @@ inline unsigned rounds_level_k()
 {
 	return unsigned(env_number("CUZK_MSM_ROUNDS_LEVEL", 64, ROUNDS_LEVEL_K_MIN, ROUNDS_LEVEL_K_MAX));
 }
-// With the rounds, a sort group holds at most ROUNDS_GROUP_PAIRS pairs (one
-// window at least), and the rounds' lists are sized for that many: ~17 GB,
-// where groups of PAIRS_CAP would take twice that.  A larger group (one
-// window of more points) is left to the XYZZ kernel.
-// $CUZK_MSM_ROUNDS_GROUP=K (tests) caps groups at 2^K pairs instead, so
-// that small MSMs have many groups too.
+// With the rounds, a G1 sort group holds at most 2^ROUNDS_GROUP_LOG pairs
+// (one window at least), and the rounds' lists are sized for that many:
+// ~17 GB, where groups of PAIRS_CAP would take twice that.  G2's points
+// are twice as large, so its groups hold half as many pairs, in lists of
+// the same bytes: a proof's scratch, sized for its largest MSM of either
+// group, does not grow for G2's rounds.  A larger group (one window of
+// more points) is left to the XYZZ kernel.
+// $CUZK_MSM_ROUNDS_GROUP=K (tests) caps groups at 2^K pairs instead (G2's
+// at 2^(K-1)), so that small MSMs have many groups too.
 constexpr unsigned ROUNDS_GROUP_LOG = 27;
-constexpr size_t ROUNDS_GROUP_PAIRS = size_t(1) << ROUNDS_GROUP_LOG;
-inline size_t rounds_group_pairs()
+template <class F> size_t rounds_group_pairs()
 {
-	return size_t(1) << env_number("CUZK_MSM_ROUNDS_GROUP", ROUNDS_GROUP_LOG, 4, ROUNDS_GROUP_LOG);
+	const size_t g1 = size_t(1) << env_number("CUZK_MSM_ROUNDS_GROUP", ROUNDS_GROUP_LOG, 4, ROUNDS_GROUP_LOG);
+	return g1 / (sizeof(F) / sizeof(fp_t));
 }
-inline unsigned rounds_group(unsigned group, size_t m) { return capped_group(group, m, rounds_group_pairs()); }
+template <class F> unsigned rounds_group(unsigned group, size_t m)
+{
+	return capped_group(group, m, rounds_group_pairs<F>());
+}
 
 // $CUZK_MSM_AFFINE_MIN: the fewest pairs a batch-affine round takes (default
 // 128: below it the inversion costs more than the XYZZ additions it saves).
@@ -328,7 +345,7 @@ template <class F> struct scratch_layout {
 	explicit scratch_layout(size_t n, size_t n_total = 0, bool fast = false)
 	{
 		const bool rounds = rounds_in_layout<F>(n, n_total, fast);
-		const size_t group_cap = rounds ? rounds_group_pairs() : 0;   // read once, not per plan
+		const size_t group_cap = rounds ? rounds_group_pairs<F>() : 0;   // read once, not per plan
 		pairs = nbuckets = nparts = nred = nlvl = ntwod = 0;
 		size_t sel_bytes = 0, sort_bytes = 0;
 		// Every plan a call may make: a whole MSM's follows its dense count
@@ -422,18 +439,19 @@ template <class F> struct scratch_layout {
 		aff_entries = affine_from_env<F>(false) ? affine::list_entries(pairs, CHUNKS_CAP) : 0;
 		aff_pts = take(sizeof(affine_t<F>) * aff_entries);
 		aff_keys = take(sizeof(uint32_t) * aff_entries);
+		const size_t E = sizeof(F);   // the products' planes: one element each
 		for (int i = 0; i < 2; i++) {
-			rnd_pts[i] = take(96 * rnd_cap[i]);
+			rnd_pts[i] = take(sizeof(affine_t<F>) * rnd_cap[i]);
 			rnd_keys[i] = take(4 * rnd_cap[i]);
 		}
 		rnd_vals = take(4 * std::max(rnd_cap[0], rnd_cap[1]));
 		rnd_flags = take(4 * (rnd_slots + 1));
 		rnd_before = take(4 * (rnd_slots + 1));
-		rnd_pre = take(48 * rnd_slots);
-		rnd_q = take(48 * rnd_threads);
-		rnd_qpre = take(48 * rnd_threads);
-		rnd_qinv = take(48 * rnd_threads);
-		rnd_q2 = take(48 * rnd_threads2);
+		rnd_pre = take(E * rnd_slots);
+		rnd_q = take(E * rnd_threads);
+		rnd_qpre = take(E * rnd_threads);
+		rnd_qinv = take(E * rnd_threads);
+		rnd_q2 = take(E * rnd_threads2);
 		rnd_count = take(sizeof(unsigned long long));
 		total = off;
 	}
@@ -1426,7 +1444,7 @@ void run(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobi
 		const uint4 *acc_bases = bases;
 		const uint32_t *acc_vals = vals;
 		if (rounds_sc.rounds) {
-			const rounds_result rr = affine_rounds_g1(bases, keys, vals, npairs, nb, rounds_sc, s);
+			const rounds_result rr = affine_rounds<F>(bases, keys, vals, npairs, nb, rounds_sc, s);
 			acc_bases = rr.bases;
 			keys = rr.keys;
 			acc_vals = rr.vals;
@@ -1507,7 +1525,7 @@ void run(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobi
 	// 3. Pippenger on the rest
 	plan_t pl = batch ? batch_plan : make_plan(bitlen(m), C_MAX, 0, forced_windows);
 	if (rounds_sc.rounds)
-		pl.group = rounds_group(pl.group, m);   // as scratch_layout sized the lists
+		pl.group = rounds_group<F>(pl.group, m);   // as scratch_layout sized the lists
 	// A batched MSM reduces all its windows at the end, whatever this batch had.
 	unsigned windows = batch || m ? pl.windows : 0;
 	for (unsigned w0 = 0; m && w0 < windows; w0 += pl.group) {
