@@ -173,7 +173,7 @@ struct kind_is {
 	__device__ bool operator()(uint32_t i) const { return kinds[i] == want; }
 };
 
-// $CUZK_MSM_ACC: how G1's buckets are accumulated.  Unset, empty or auto:
+// $CUZK_MSM_ACC: how the buckets are accumulated.  Unset, empty or auto:
 // batch-affine rounds over the whole grid (msm/affine_rounds.cuh) shorten
 // each sort group's list before the XYZZ kernel sums it, wherever the
 // caller's scratch has room for their lists (*_scratch_bytes_fast: ~15 GB
