@@ -181,7 +181,7 @@ struct kind_is {
 // alone; xyzz: XYZZ alone whatever the scratch; rounds: the rounds always
 // (*_scratch_bytes includes their lists, batched MSMs too); affine: the
 // per-thread batch-affine kernel (msm/affine_acc.cuh, slower, kept to
-// measure; G1 only, G2 takes the automatic mode).  strict: an unknown
+// measure; G1 only: G2 then sums with XYZZ alone).  strict: an unknown
 // value is an error (the driver), else automatic (the sizes).
 enum class acc_mode { automatic, xyzz, rounds, affine };
 inline acc_mode acc_from_env(bool strict)
