@@ -87,14 +87,15 @@ for msm_test in "$B"/cuda/msm/test_gpu_msm "$B"/cuda/test_gpu_msm; do
 	for form in lazy fused; do
 		step "GPU MSM == CPU, field products $form" "msm-$form.log" env CUZK_MSM_FP=$form "$msm_test"
 	done
-	# G1 lists shortened by batch-affine rounds (cuda/msm/affine_rounds.cuh)
-	# down to rounds of one pair, so that the small cases have them too.
-	step "GPU MSM == CPU, G1 batch-affine rounds" msm-rounds.log \
+	# G1 and G2 lists shortened by batch-affine rounds
+	# (cuda/msm/affine_rounds.cuh) down to rounds of one pair, so that the
+	# small cases have them too.
+	step "GPU MSM == CPU, G1 and G2 batch-affine rounds" msm-rounds.log \
 		env CUZK_MSM_ACC=rounds CUZK_MSM_ROUNDS=6 CUZK_MSM_ROUNDS_MIN=1 "$msm_test"
-	# Groups of at most 2^12 pairs, so that the small cases have many
+	# Groups of at most 2^12 pairs (G2's 2^11), so that the small cases have many
 	# groups with their rounds, and the batches' layouts the sizes whose
 	# capped groups take more windows than their bit length's largest.
-	step "GPU MSM == CPU, G1 rounds in groups of 2^12 pairs" msm-rounds-group12.log \
+	step "GPU MSM == CPU, rounds in groups of 2^12 pairs" msm-rounds-group12.log \
 		env CUZK_MSM_ACC=rounds CUZK_MSM_ROUNDS=6 CUZK_MSM_ROUNDS_MIN=1 CUZK_MSM_ROUNDS_GROUP=12 "$msm_test"
 	# The same with the narrowest and the widest second level (the scratch
 	# is sized for the narrowest).
