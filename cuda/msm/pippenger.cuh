@@ -358,7 +358,8 @@ template <class F> struct scratch_layout {
 		const unsigned forced = windows_from_env();
 		for (unsigned k = 1; k <= kmax; k++)
 			for (unsigned kp = 1; kp <= std::min(kpmax, n_total ? k : 1u); kp++) {
-				plan_t p = n_total ? make_plan(k, C_BATCHED_MAX, kp, forced) : make_plan(k, C_MAX, 0, forced);
+				plan_t p = n_total ? make_plan(k, C_BATCHED_MAX, kp, forced)
+						   : make_whole_plan(k, rounds, forced);
 				size_t m = below(n_total ? kp : k);
 				const size_t e = rounds ? capped_group_pairs(p.group, m, group_cap) : m * p.group;
 				size_t nb = p.windows * p.buckets;
@@ -1523,7 +1524,8 @@ void run(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobi
 	}
 
 	// 3. Pippenger on the rest
-	plan_t pl = batch ? batch_plan : make_plan(bitlen(m), C_MAX, 0, forced_windows);
+	plan_t pl = batch ? batch_plan
+			  : make_whole_plan(bitlen(m), rounds_sc.rounds, forced_windows);
 	if (rounds_sc.rounds)
 		pl.group = rounds_group<F>(pl.group, m);   // as scratch_layout sized the lists
 	// A batched MSM reduces all its windows at the end, whatever this batch had.

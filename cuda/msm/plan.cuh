@@ -129,6 +129,21 @@ inline plan_t make_plan(unsigned k, unsigned c_max = C_MAX, unsigned k_pairs = 0
 	return p;
 }
 
+// A whole MSM's plan.  With the batch-affine rounds a pair costs less
+// than the model's mixed addition, and the fuller a bucket the more of its
+// points the rounds pair: for dense counts of bitlength 23 to 25, fifteen
+// windows (c = 17: 2^16 buckets a window, reduced in two dimensions)
+// measured faster than the model's 13 or 14 in both groups (G1 4-21%, G2
+// 3-18%), and from 26 on the model's fewer windows win (one H100;
+// docs/BENCHMARKS.md, "GPU MSM, 2026-12-06 (session of 19:36)").
+constexpr unsigned ROUNDS_WINDOWS = 15, ROUNDS_WINDOWS_K_LO = 23, ROUNDS_WINDOWS_K_HI = 25;
+inline plan_t make_whole_plan(unsigned k, bool rounds, unsigned forced = 0)
+{
+	if (!forced && rounds && k >= ROUNDS_WINDOWS_K_LO && k <= ROUNDS_WINDOWS_K_HI)
+		forced = ROUNDS_WINDOWS;
+	return make_plan(k, C_MAX, 0, forced);
+}
+
 // An MSM whose points come in batches (a streamed SRS: the points do not
 // fit the device at once) keeps its buckets from batch to batch and reduces
 // the windows once, after the last: one plan for the whole MSM, c from its

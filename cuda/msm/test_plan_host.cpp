@@ -342,6 +342,22 @@ int main()
 			CHECK_MSG(m * g <= cuzk::msm::capped_group_pairs(p.group, top, cap),
 				  "cap 2^27, m %zu: group %u, %zu pairs above the bound", m, g, m * g);
 		}
+	// A whole MSM's plan with the rounds (G1's or G2's): fifteen windows in its band of
+	// bitlengths, the model's elsewhere and without the rounds, the asked
+	// count whenever one is asked.
+	for (unsigned k = 0; k <= 28; k++) {
+		const plan_t model = cuzk::msm::make_plan(k), plain = cuzk::msm::make_whole_plan(k, false);
+		const plan_t r = cuzk::msm::make_whole_plan(k, true), f = cuzk::msm::make_whole_plan(k, true, 20);
+		const bool band = k >= cuzk::msm::ROUNDS_WINDOWS_K_LO && k <= cuzk::msm::ROUNDS_WINDOWS_K_HI;
+		char what[64];
+		snprintf(what, sizeof what, "2^%u with the rounds", k);
+		CHECK(plan_ok(r, cuzk::msm::C_MAX, what));
+		CHECK_MSG(plain.windows == model.windows && plain.c == model.c, "2^%u without the rounds: %u windows", k,
+			  plain.windows);
+		CHECK_MSG(band ? r.windows == cuzk::msm::ROUNDS_WINDOWS && r.c == 17 : r.windows == model.windows,
+			  "%s: %u windows of %u bits", what, r.windows, r.c);
+		CHECK_MSG(f.windows == 20, "2^%u with the rounds, 20 windows asked: %u", k, f.windows);
+	}
 	// The model takes balanced windows where the top one used to be narrow.
 	const plan_t p16 = cuzk::msm::make_plan(16);
 	CHECK_MSG(window_width(p16.c, p16.wide, p16.windows - 1) + 1 >= p16.c, "2^16: top window %u bits, c = %u",
