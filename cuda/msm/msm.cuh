@@ -36,10 +36,10 @@ extern "C" {
 
 size_t cuzk_msm_g1_scratch_bytes(size_t n);
 size_t cuzk_msm_g2_scratch_bytes(size_t n);
-/* The scratch with which the call takes its fastest path: G1's batch-affine
- * rounds (~15 GB more from 2^22 points on, none below; the same as
- * *_scratch_bytes for G2 and with $CUZK_MSM_ACC=xyzz).  A call given at
- * least this much takes it; with less, XYZZ additions alone (the same sum). */
+/* The scratch with which the call takes its fastest path: the batch-affine
+ * rounds (G1 and G2; ~15-20 GB more from 2^22 points on, none below; the
+ * same as *_scratch_bytes with $CUZK_MSM_ACC=xyzz).  A call given at least
+ * this much takes it; with less, XYZZ additions alone (the same sum). */
 size_t cuzk_msm_g1_scratch_bytes_fast(size_t n);
 size_t cuzk_msm_g2_scratch_bytes_fast(size_t n);
 

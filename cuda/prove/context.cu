@@ -51,21 +51,18 @@ __global__ void __launch_bounds__(256) permute_g1_bitrev(uint4 *out, const uint4
 } // namespace
 
 proof_layout plan_proof(size_t num_constraints, size_t num_inputs, size_t num_aux, size_t n_a, size_t n_b,
-			size_t stream_batch, unsigned msm_streams, size_t room, bool fast_msm)
+			size_t stream_batch, unsigned msm_streams, size_t room, msm_scratch scratch)
 {
 	proof_layout L;
 	L.log_m = log2_ceil(num_constraints);
 	L.m = (size_t)1 << L.log_m;
 	const size_t fr = sizeof(fr_t);
 	// a holds h afterwards; b and c take the compacted A and B scalars once
-	// the NTTs are done with them.
+	// the NTTs are done with them.  b and c go last, right below the MSM
+	// scratch, so that the MSMs before the compaction can use them too.
 	size_t o = 0;
 	L.off_a = o;
 	o += align_up(L.m * fr);
-	L.off_b = o;
-	o += align_up(std::max(L.m, n_a) * fr);
-	L.off_c = o;
-	o += align_up(std::max(L.m, n_b) * fr);
 	// Sharing A saves the aux values' 4 GiB at 2^27, which is what lets a
 	// partition's streamed proof fit a 16 GiB card.
 	L.aux_in_a = stream_batch && num_aux <= L.m;
@@ -80,6 +77,10 @@ proof_layout plan_proof(size_t num_constraints, size_t num_inputs, size_t num_au
 	L.density_bytes = align_up(density_scratch_bytes(std::max(num_aux, num_inputs)));
 	L.off_density = o;
 	o += L.density_bytes;
+	L.off_b = o;
+	o += align_up(std::max(L.m, n_a) * fr);
+	L.off_c = o;
+	o += align_up(std::max(L.m, n_b) * fr);
 	const size_t n_g1 = std::max({L.m, num_aux, n_a, n_b, (size_t)1});
 	const size_t msm_n = stream_batch ? std::min(n_g1, stream_batch) : n_g1;
 	const size_t msm_n2 = stream_batch ? std::min(std::max<size_t>(n_b, 1), stream_batch) : std::max<size_t>(n_b, 1);
@@ -114,10 +115,16 @@ proof_layout plan_proof(size_t num_constraints, size_t num_inputs, size_t num_au
 		while (k < MSM_STREAMS_MAX && total_for(k + 1) + total_for(1) <= room)
 			k++;
 	L.msm_streams = k;
-	if (fast_msm && !stream_batch) {
+	if (scratch != msm_scratch::least && !stream_batch) {
 		const size_t fast = align_up(std::max(cuzk_msm_g1_scratch_bytes_fast(msm_n),
 						      cuzk_msm_g2_scratch_bytes_fast(msm_n2)));
-		L.msm_bytes = std::max(L.msm_bytes, fast);
+		// Lent: h's and l's scratch reaches down over b and c (free until
+		// the compaction that follows them), the other MSMs' does not.
+		const size_t bc = o - L.off_b;
+		if (scratch == msm_scratch::fast)
+			L.msm_bytes = std::max(L.msm_bytes, fast);
+		else if (L.msm_streams == 1)
+			L.msm_bytes = std::max(L.msm_bytes, fast > bc ? align_up(fast - bc) : 0);
 	}
 	o += L.msm_streams * L.msm_bytes;
 	L.off_running = o;
@@ -180,8 +187,9 @@ size_t cuzk::pick_stream_batch(size_t nc, size_t ni, size_t na, size_t n_a, size
 	return STREAM_BATCH_MIN;
 }
 
-std::unique_ptr<workspace> cuzk_gpu_dev::take_workspace(size_t bytes, size_t want)
+std::unique_ptr<workspace> cuzk_gpu_dev::take_workspace(size_t bytes, std::initializer_list<size_t> want_list)
 {
+	std::vector<size_t> wants(want_list);
 	std::unique_lock<std::mutex> g(mu);
 	std::vector<size_t> sizes;
 	for (;;) {
@@ -189,7 +197,7 @@ std::unique_ptr<workspace> cuzk_gpu_dev::take_workspace(size_t bytes, size_t wan
 		for (const auto &ws : idle)
 			sizes.push_back(ws->mem.size());
 		const size_t free = budget->budget() - std::min(budget->budget(), budget->reserved());
-		const workspace_pick pick = pick_workspace(sizes.data(), sizes.size(), bytes, want, free, busy);
+		const workspace_pick pick = pick_workspace(sizes.data(), sizes.size(), bytes, wants.data(), wants.size(), free, busy);
 		if (pick.idle != workspace_pick::npos) {
 			std::unique_ptr<workspace> ws = std::move(idle[pick.idle]);
 			idle.erase(idle.begin() + (std::ptrdiff_t)pick.idle);
@@ -213,7 +221,7 @@ std::unique_ptr<workspace> cuzk_gpu_dev::take_workspace(size_t bytes, size_t wan
 			}
 		}
 		if (fresh > bytes) {   // reserved by someone else meanwhile (an SRS upload)
-			want = 0;
+			wants.clear();
 			continue;
 		}
 		// Too small idle arenas give their memory back for a bigger one.

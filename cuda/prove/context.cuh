@@ -5,6 +5,7 @@
 #define CUZK_CUDA_PROVE_CONTEXT_CUH
 
 #include <condition_variable>
+#include <initializer_list>
 #include <list>
 #include <memory>
 #include <mutex>
@@ -90,6 +91,11 @@ struct proof_layout {
 	// on (lane i's at off_msm + i * msm_bytes).  1: one after another on the
 	// compute stream, the order of before; a streamed SRS always has 1.
 	unsigned msm_streams = 1;
+	// b and c (the NTT's, then the A and B queries' compacted scalars) lie
+	// right below the MSM scratch: with one MSM stream and a resident SRS,
+	// h's and l's MSMs, which run before the compaction, take
+	// [off_b, off_msm + msm_bytes) as theirs (prove.cu).
+	size_t lane_hl_bytes() const { return off_msm + msm_bytes - off_b; }
 	// The aux values live in A's memory (off_aux == off_a), uploaded once h
 	// has left it: with the SRS streamed, h is permuted from A into B before
 	// its MSM, so A is free long before the L, A and B queries read aux.
@@ -102,11 +108,15 @@ struct proof_layout {
 // MSM_STREAMS_AUTO: the most whose workspace, with one more single-stream
 // workspace of the same proof beside it (the device's other worker),
 // fits in room bytes.  A streamed SRS gets 1 either way.
-// fast_msm: the same plan (the same MSM streams) with each MSM's scratch
-// the fast one, for a resident SRS; a streamed SRS's batched MSMs have no
-// fast path and get the same layout.
+// scratch: the same plan (the same MSM streams) with each MSM's scratch the
+// least one, the fast one, or, with one MSM stream, one that gives h and
+// l their fast scratch with the NTT's b and c lent to them (lane_hl_bytes);
+// a resident SRS's only: a streamed SRS's batched MSMs have no fast path,
+// and MSMs side by side each need their own, so those get the least.
+enum class msm_scratch { least, lent, fast };
 proof_layout plan_proof(size_t num_constraints, size_t num_inputs, size_t num_aux, size_t n_a, size_t n_b,
-			size_t stream_batch, unsigned msm_streams = 1, size_t room = 0, bool fast_msm = false);
+			size_t stream_batch, unsigned msm_streams = 1, size_t room = 0,
+			msm_scratch scratch = msm_scratch::least);
 // The points per batch of a streamed SRS for this shape, given room bytes
 // for one proof's workspace (STREAM_BATCH_MAX above); STREAM_BATCH_MIN when
 // not even that fits (take_workspace then fails with CUZK_E_VRAM).
@@ -180,12 +190,13 @@ struct cuzk_gpu_dev {
 	std::mutex upload_mu;
 	cuzk::event_t upload_tail;
 
-	// A workspace of at least `bytes`, of `want` (a faster plan's size)
-	// where an idle one is that large or the budget has room for it and for
-	// one more proof of `bytes` beside it while no other proof holds one;
-	// waits while other proofs hold theirs and the budget is short, fails
-	// with CUZK_E_VRAM when `bytes` can never fit.
-	std::unique_ptr<cuzk::workspace> take_workspace(size_t bytes, size_t want = 0);
+	// A workspace of at least `bytes`, of the first of `wants` (faster
+	// plans' sizes, the fastest first) that an idle one is as large as or
+	// the budget has room for (and for one more proof of `bytes` beside it
+	// while no other proof holds one, where two such could ever share it:
+	// workspace_pick.cuh); waits while other proofs hold theirs and the
+	// budget is short, fails with CUZK_E_VRAM when `bytes` can never fit.
+	std::unique_ptr<cuzk::workspace> take_workspace(size_t bytes, std::initializer_list<size_t> wants = {});
 	void give_workspace(std::unique_ptr<cuzk::workspace> ws);
 	// Bytes a new workspace could have now without waiting: the budget not
 	// reserved, and the idle arenas take_workspace would give back for it.

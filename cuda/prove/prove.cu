@@ -293,11 +293,15 @@ extern "C" int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, c
 						       : pick_stream_batch(nc, ni, na, n_a, n_b, dev->proof_room());
 		const size_t room = dev->msm_streams == MSM_STREAMS_AUTO || dev->msm_streams == MSM_STREAMS_SMALL
 					    ? dev->workspace_room() : 0;
-		// The least layout, and the same with the MSMs' faster scratch
-		// (their batch-affine rounds), which the proof takes where its
-		// workspace has room for it (take_workspace).
+		// The least layout, the same with every MSM's faster scratch (their
+		// batch-affine rounds), and between them one whose h and l take
+		// theirs over the NTT's b and c: the proof takes the fastest its
+		// workspace has room for (take_workspace).
 		const proof_layout least = plan_proof(nc, ni, na, n_a, n_b, batch, dev->msm_streams, room);
-		const proof_layout fast = plan_proof(nc, ni, na, n_a, n_b, batch, dev->msm_streams, room, true);
+		const proof_layout fast =
+			plan_proof(nc, ni, na, n_a, n_b, batch, dev->msm_streams, room, msm_scratch::fast);
+		const proof_layout lent =
+			plan_proof(nc, ni, na, n_a, n_b, batch, dev->msm_streams, room, msm_scratch::lent);
 		if (srs->n_h != least.m - 1 || srs->n_l != na || n_a < ni || srs->n_b_g2 != n_b)
 			gpu_fail(CUZK_E_MISMATCH, "params and witness disagree in shape (h %zu/%zu, l %zu/%zu, "
 				 "a %zu, b_g1 %zu, b_g2 %zu, %zu inputs)", srs->n_h, least.m - 1, srs->n_l, na, n_a, n_b,
@@ -305,7 +309,7 @@ extern "C" int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, c
 
 		workspace_lease lease{dev, nullptr};
 		try {
-			lease.ws = dev->take_workspace(least.total, fast.total);
+			lease.ws = dev->take_workspace(least.total, {fast.total, lent.total});
 		} catch (const gpu_error &e) {
 			if (least.msm_streams > 1)
 				gpu_fail(e.code, "%s (with %u MSM streams, $CUZK_GPU_MSM_STREAMS)", e.msg.c_str(),
@@ -313,7 +317,7 @@ extern "C" int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, c
 			throw;
 		}
 		workspace &ws = *lease.ws;
-		const proof_layout &L = ws.mem.size() >= fast.total ? fast : least;
+		const proof_layout &L = ws.mem.size() >= fast.total ? fast : ws.mem.size() >= lent.total ? lent : least;
 		span_log spans(ws.copy);
 		char *base = ws.mem.as<char>();
 		fr_t *A = reinterpret_cast<fr_t *>(base + L.off_a), *Bv = reinterpret_cast<fr_t *>(base + L.off_b),
@@ -526,20 +530,25 @@ extern "C" int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, c
 			if (aux_pieces)   // the pieces' own time, not h's batches between them
 				tm.upload_ms = abc_ready.ms_since(up_start) + aux_copy_ms;
 		} else if (L.msm_streams == 1) {
-			// One after another on the compute stream: h, then the A and B
-			// scalars, then l, a, b_g1, b_g2.
+			// One after another on the compute stream: h and l, with the
+			// NTT's b and c added to their scratch (free until the A and B
+			// scalars are compacted into them: the lent layout's rounds),
+			// then those scalars, then a, b_g1, b_g2.
 			const msm_lane lane{ws.compute, CUZK_GPU_LANE_COMPUTE, base + L.off_msm, L.msm_bytes};
-			const span_range span_h = run_msm(q_h, lane, spans);
+			const msm_lane lane_hl{ws.compute, CUZK_GPU_LANE_COMPUTE, base + L.off_b, L.lane_hl_bytes()};
+			const span_range span_h = run_msm(q_h, lane_hl, spans);
 			tm.msm_h_ms = spans.range_ms(span_h.first, span_h.last);
 			copy_times();
 			all_ready.wait_on(ws.compute);
+			const span_range span_l = run_msm(q_l, lane_hl, spans);
+			tm.msm_l_ms = spans.range_ms(span_l.first, span_l.last);
 			compact_ab(ws.compute);
-			double *slot[4] = {&tm.msm_l_ms, &tm.msm_a_ms, &tm.msm_b_g1_ms, &tm.msm_b_g2_ms};
-			const msm_query *qs[4] = {&q_l, &q_a, &q_b1, &q_b2};
-			for (int i = 0; i < 4; i++) {
+			double *slot[3] = {&tm.msm_a_ms, &tm.msm_b_g1_ms, &tm.msm_b_g2_ms};
+			const msm_query *qs[3] = {&q_a, &q_b1, &q_b2};
+			for (int i = 0; i < 3; i++) {
 				const span_range sp = run_msm(*qs[i], lane, spans);
 				if (i == 0)   // the A and B scalars are compacted before the first of these
-					spans.gap("a, b scalars", CUZK_GPU_LANE_COMPUTE, span_h.last, sp.first);
+					spans.gap("a, b scalars", CUZK_GPU_LANE_COMPUTE, span_l.last, sp.first);
 				*slot[i] = spans.range_ms(sp.first, sp.last);
 			}
 		} else {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 // Which working memory a proof takes (context.cu, take_workspace): an idle
-// arena or a new one, of the least size its plan needs or of the larger
-// size with which its MSMs take their faster path.  Host code with no CUDA
+// arena or a new one, of the least size its plan needs or of a larger size
+// with which its MSMs take a faster path.  Host code with no CUDA
 // headers, so that the CPU test (cuda/prove/test_workspace_pick_host)
 // checks it in every build.
 #ifndef CUZK_CUDA_PROVE_WORKSPACE_PICK_CUH
@@ -18,14 +18,17 @@ struct workspace_pick {
 };
 
 // idle[0..n_idle): the idle arenas' sizes; bytes: the least a proof needs;
-// want: the faster size (<= bytes: none); free: the budget not reserved;
-// busy: arenas other proofs hold.  In order: the smallest idle arena of
-// the faster size; a new one of it where the budget has room for it and,
-// while no other proof holds an arena, for one more proof of the least
-// size beside it (the device's other worker must not wait for this one's
-// extra); the smallest idle arena of the least size; a new one of it.
-inline workspace_pick pick_workspace(const size_t *idle, size_t n_idle, size_t bytes, size_t want, size_t free,
-				     unsigned busy)
+// wants[0..n_wants): faster sizes, the fastest first (any <= bytes is no
+// faster plan); free: the budget not reserved; busy: arenas other proofs
+// hold.  For each faster size in turn: the smallest idle arena of it; a new
+// one of it where the budget has room for it and, while no other proof
+// holds an arena, for one more proof of the least size beside it (the
+// device's other worker must not wait for this one's extra), unless even
+// two of the least size could not share the budget and its idle arenas
+// (proofs then take turns whatever this one takes: a 2^27 partition on an
+// 80 GB card).  Then the smallest idle arena of the least size; a new one.
+inline workspace_pick pick_workspace(const size_t *idle, size_t n_idle, size_t bytes, const size_t *wants,
+				     size_t n_wants, size_t free, unsigned busy)
 {
 	auto best_fit = [&](size_t need) {
 		size_t best = workspace_pick::npos;
@@ -34,11 +37,18 @@ inline workspace_pick pick_workspace(const size_t *idle, size_t n_idle, size_t b
 				best = i;
 		return best;
 	};
-	if (want > bytes) {
+	size_t room = free;
+	for (size_t i = 0; i < n_idle; i++)
+		room += idle[i];
+	const bool one_at_a_time = room / 2 < bytes;
+	for (size_t k = 0; k < n_wants; k++) {
+		const size_t want = wants[k];
+		if (want <= bytes)
+			continue;
 		const size_t i = best_fit(want);
 		if (i != workspace_pick::npos)
 			return {i, 0};
-		if (free >= want && free - want >= (busy ? 0 : bytes))
+		if (free >= want && (busy || one_at_a_time || free - want >= bytes))
 			return {workspace_pick::npos, want};
 	}
 	const size_t i = best_fit(bytes);

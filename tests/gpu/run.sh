@@ -19,9 +19,10 @@
 #    generator: `cuzk prove --backend gpu --seed N` must write the bytes of
 #    `--backend cpu --seed N`, and the GPU proof must verify; the same bytes
 #    with the five MSMs side by side (CUZK_GPU_MSM_STREAMS=5) up to 2^16,
-#    and at 2^16 with 2, 3 and auto streams (`cuzk prove` uploads the SRS
-#    while it decodes the file: every proof here is one made after that
-#    overlapped upload);
+#    and at 2^16 with 1, 2, 3 and auto streams and with 1 stream and the
+#    rounds, whose h and l sum in the NTT's b and c (`cuzk prove` uploads
+#    the SRS while it decodes the file: every proof here is one made after
+#    that overlapped upload);
 # 4. a 2^14 proof with the SRS streamed instead of resident, same bytes (also
 #    with CUZK_GPU_MSM_STREAMS=5, which a streamed SRS keeps serial; and two
 #    PoRep-shaped 2^14 partitions from a pinned witness, verified, where the
@@ -162,10 +163,19 @@ while [ "$k" -le "$MAX" ] && [ "$k" -le 16 ]; do
 	fi
 	k=$((k + 1))
 done
+# One stream: h's and l's MSMs take the NTT's b and c as scratch too (the
+# lent layout, prove.cu), so they must be done with them before the A and
+# B scalars are compacted there; with the rounds their lists lie there.
+streams1_rounds() {
+	d=$W/k16
+	CUZK_GPU_MSM_STREAMS=1 CUZK_MSM_ACC=rounds "$CUZK" prove --params "$d/c.params" --witness "$d/c.witness" \
+		--out "$d/gpu-s1r.proof" --backend gpu --seed $SEED && cmp "$d/cpu.proof" "$d/gpu-s1r.proof"
+}
 if [ -f "$W/k16/cpu.proof" ]; then
-	for n in 2 3 auto; do
+	for n in 1 2 3 auto; do
 		step "prove 2^16, $n MSM streams: gpu bytes == cpu" "prove16-s$n.log" streams_pair 16 $n
 	done
+	step "prove 2^16, 1 MSM stream, CUZK_MSM_ACC=rounds: gpu bytes == cpu" prove16-s1r.log streams1_rounds
 fi
 
 # The streamed-SRS path (points in double-buffered batches, each query one
