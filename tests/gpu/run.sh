@@ -151,10 +151,11 @@ done
 # Up to 2^16 (where they are latency-bound, what the streams are for), and
 # at 2^16 with fewer streams than MSMs (lanes take the next query as they
 # finish) and with the count chosen from the budget.
-streams_pair() {   # k n
+streams_pair() {   # k n [VAR=VALUE: one more setting in the environment]
 	d=$W/k$1
-	CUZK_GPU_MSM_STREAMS=$2 "$CUZK" prove --params "$d/c.params" --witness "$d/c.witness" \
-		--out "$d/gpu-s$2.proof" --backend gpu --seed $SEED && cmp "$d/cpu.proof" "$d/gpu-s$2.proof"
+	out=$d/gpu-s$2${3:+-${3%%=*}}.proof
+	env CUZK_GPU_MSM_STREAMS=$2 ${3:-} "$CUZK" prove --params "$d/c.params" --witness "$d/c.witness" \
+		--out "$out" --backend gpu --seed $SEED && cmp "$d/cpu.proof" "$out"
 }
 k=10
 while [ "$k" -le "$MAX" ] && [ "$k" -le 16 ]; do
@@ -163,19 +164,16 @@ while [ "$k" -le "$MAX" ] && [ "$k" -le 16 ]; do
 	fi
 	k=$((k + 1))
 done
-# One stream: h's and l's MSMs take the NTT's b and c as scratch too (the
-# lent layout, prove.cu), so they must be done with them before the A and
-# B scalars are compacted there; with the rounds their lists lie there.
-streams1_rounds() {
-	d=$W/k16
-	CUZK_GPU_MSM_STREAMS=1 CUZK_MSM_ACC=rounds "$CUZK" prove --params "$d/c.params" --witness "$d/c.witness" \
-		--out "$d/gpu-s1r.proof" --backend gpu --seed $SEED && cmp "$d/cpu.proof" "$d/gpu-s1r.proof"
-}
 if [ -f "$W/k16/cpu.proof" ]; then
 	for n in 1 2 3 auto; do
 		step "prove 2^16, $n MSM streams: gpu bytes == cpu" "prove16-s$n.log" streams_pair 16 $n
 	done
-	step "prove 2^16, 1 MSM stream, CUZK_MSM_ACC=rounds: gpu bytes == cpu" prove16-s1r.log streams1_rounds
+	# One stream: h's and l's MSMs take the NTT's b and c as scratch too
+	# (the lent layout, prove.cu), so they must be done with them before
+	# the A and B scalars are compacted there; with the rounds their lists
+	# lie there.
+	step "prove 2^16, 1 MSM stream, CUZK_MSM_ACC=rounds: gpu bytes == cpu" prove16-s1r.log \
+		streams_pair 16 1 CUZK_MSM_ACC=rounds
 fi
 
 # The streamed-SRS path (points in double-buffered batches, each query one
