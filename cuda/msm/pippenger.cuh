@@ -1478,6 +1478,19 @@ void run(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobi
 										   nchunks, nb, buckets, heads[0], tails);
 			CUDA_LAUNCHED("msm accumulate");
 		}
+		if (nb == 1) {
+			// One bucket: the ones (a window group has 2^(C_MIN-1) or
+			// more), with no sentinels (the rounds drop theirs).  Chunk 0
+			// leaves its sum in tails[0] and every later chunk in heads[t],
+			// so the bucket is the tree of those sums; the segmented scan
+			// would take log2(chunks) steps of a grid of additions each,
+			// ~1 ms a witness-shaped MSM whatever its size.
+			if (nchunks > 1) {
+				CUDA_OK(cudaMemcpyAsync(heads[0], tails, sizeof(P), cudaMemcpyDeviceToDevice, s));
+				sum_rows<F>(heads[0], 1, nchunks, buckets, red0, red1, s);
+			}
+			return;
+		}
 		uint32_t *ends = static_cast<uint32_t *>(at(L.ends)), *max_run = static_cast<uint32_t *>(at(L.max_run));
 		CUDA_OK(cudaMemsetAsync(max_run, 0, sizeof(uint32_t), s));
 		run_ends<<<blocks_for(nchunks, BLOCK), BLOCK, 0, s>>>(keys, npairs, per, nchunks, nb, ends, max_run);
