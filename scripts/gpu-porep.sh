@@ -65,11 +65,17 @@
 #           `cuzk submit --repeat 10 --inflight 2 --seed 1` (per request the
 #           client's latency and the daemon's phases; wall time, proofs/s:
 #           OUT/daemon-27.txt), every proof checked by `cuzk verify`, the
-#           daemon's metrics (VRAM peak) and status, a clean stop; the
-#           witness file is deleted at the end.                 ~2 min
+#           daemon's metrics (VRAM peak) and status; then the same from
+#           3 memfds in turn with max_buffers_total = 2, so that every
+#           request maps and pins its witness afresh, as a sector of ten
+#           different witnesses does (OUT/daemon-27-buffers.txt; the
+#           client holds 3 copies, ~50 GB); a clean stop; the witness
+#           file is deleted at the end.                         ~3 min
 #           DAEMON_LOG=K (default 27) and DAEMON_BACKEND=cpu try the same
 #           at 2^K on any machine (parameters then made by the step in
-#           $WORK); DAEMON_REPEAT (10) and DAEMON_INFLIGHT (2).
+#           $WORK); DAEMON_REPEAT (10), DAEMON_INFLIGHT (2) and
+#           DAEMON_BUFFERS (3; at most DAEMON_INFLIGHT leaves that run
+#           out).
 # Every step appends to OUT/table.txt; the exit status is non-zero if any
 # step failed.  ARCHIVE=FILE also packs everything under OUT into one
 # gzipped tar (a device command brings back only a few files: put FILE
@@ -362,6 +368,11 @@ step_daemon() {
 	dbe=${DAEMON_BACKEND:-gpu}
 	nreq=${DAEMON_REPEAT:-10}
 	inflight=${DAEMON_INFLIGHT:-2}
+	# A second run from DAEMON_BUFFERS memfds in turn (0 leaves it out),
+	# with max_buffers_total one below that: every request then maps and
+	# pins its buffer afresh, as a sector of ten different witnesses does.
+	nbuf=${DAEMON_BUFFERS:-3}
+	[ "$nbuf" -gt "$inflight" ] || nbuf=0
 	ddir=$WORK/daemon
 	sock=$ddir/cuzkd.sock
 	wit=$WORK/daemon-$k.witness
@@ -406,6 +417,7 @@ step_daemon() {
 		max_pinned_bytes_per_client = 96G
 		max_pinned_bytes_per_uid = 96G
 		max_pinned_bytes_total = 64G
+		max_buffers_total = $([ "$nbuf" -gt 0 ] && echo $((nbuf - 1)) || echo 1024)
 		[engine]
 		workers_per_device = 2
 		verify = yes
@@ -435,11 +447,12 @@ step_daemon() {
 	# worker's working memory (two at once: one for each of the two
 	# workers): what a fresh daemon costs once, kept out of the figure of
 	# the requests after them, as bench prove keeps its load out.
-	# submit_to TEXT PROOFS N K: N requests of the witness, K in flight,
-	# their lines into TEXT and to the step's log.
+	# submit_to TEXT PROOFS N K [B]: N requests of the witness, K in
+	# flight, from B memfds in turn (default 1), their lines into TEXT and
+	# to the step's log.
 	submit_to() {
 		"$CUZK" submit --socket "$sock" --srs "$(basename "$dparams")" --witness "$wit" --out "$2" \
-			--seed 1 --repeat "$3" --inflight "$4" >"$1" 2>&1
+			--seed 1 --repeat "$3" --inflight "$4" --buffers "${5:-1}" >"$1" 2>&1
 		rc_submit=$?
 		cat "$1"
 		return $rc_submit
@@ -469,23 +482,34 @@ step_daemon() {
 		step "daemon: $nreq requests from one memfd, $inflight in flight" daemon.log \
 			submit_to "$txt" "$ddir/sector.proof" "$nreq" "$inflight" &&
 			row "  cuzk submit --repeat $nreq --inflight $inflight" "" "$(sed -n 's/.* in flight: //p' "$txt")"
-		verify_all() {
-			size=$(wc -c <"$ddir/sector.proof")
-			[ "$size" -eq $((nreq * 192)) ] || { echo "sector.proof: $size bytes, not $((nreq * 192))"; return 1; }
+		verify_all() {   # verify_all PROOFS
+			size=$(wc -c <"$1")
+			[ "$size" -eq $((nreq * 192)) ] || { echo "$1: $size bytes, not $((nreq * 192))"; return 1; }
 			i=0
 			while [ $i -lt "$nreq" ]; do
-				dd if="$ddir/sector.proof" of="$ddir/one.proof" bs=192 skip=$i count=1 2>/dev/null &&
+				dd if="$1" of="$ddir/one.proof" bs=192 skip=$i count=1 2>/dev/null &&
 					"$CUZK" verify --params "$dparams" --proof "$ddir/one.proof" --witness "$wit" || return 1
 				i=$((i + 1))
 			done
 		}
-		step "daemon: every proof verifies (cuzk verify)" daemon.log verify_all
+		step "daemon: every proof verifies (cuzk verify)" daemon.log verify_all "$ddir/sector.proof"
 		"$CUZK" metrics --socket "$sock" >"$OUT/daemon-$k-metrics.txt" 2>&1
 		"$CUZK" status --socket "$sock" >"$OUT/daemon-$k-status.txt" 2>&1
 		# What the table cites beside the times: the VRAM the daemon held at
 		# most, and one registration for the whole run.
 		grep -h '^cuzk_gpu_vram_bytes{.*kind="\(peak\|budget\)"\|^cuzk_registration_cache_\(hits\|misses\)_total ' \
 			"$OUT/daemon-$k-metrics.txt" >>"$txt"
+		if [ "$nbuf" -gt 0 ]; then
+			step "daemon: $nreq requests from $nbuf memfds in turn (max_buffers_total $((nbuf - 1))), $inflight in flight" \
+				daemon.log submit_to "$OUT/daemon-$k-buffers.txt" "$ddir/buffers.proof" "$nreq" "$inflight" "$nbuf" &&
+				row "  cuzk submit --repeat $nreq --inflight $inflight --buffers $nbuf" "" \
+					"$(sed -n 's/.* in flight: //p' "$OUT/daemon-$k-buffers.txt")" &&
+				step "daemon: every proof from $nbuf memfds verifies" daemon.log verify_all "$ddir/buffers.proof"
+			# The cache's counters, now the one-memfd run's plus these.
+			"$CUZK" metrics --socket "$sock" 2>&1 |
+				grep '^cuzk_registration\(_cache_\(hits\|misses\|evictions\)\|s\|_seconds\)_total ' \
+					>>"$OUT/daemon-$k-buffers.txt"
+		fi
 	fi
 	# SIGTERM drains: with nothing in flight any more cuzkd stops at once,
 	# and whatever still ran would be failed after drain_timeout (30 s).

@@ -11,6 +11,12 @@
  * at once: nothing writes it, and libcuzk seals it once (SHRINK, GROW, SEAL),
  * so a second submission finds it sealed and sends it as it is.
  *
+ * --buffers B loads the witness into B memfds and takes them in turn, the
+ * way a sector's ten different witnesses arrive: each new memfd is mapped
+ * and pinned again.  A daemon whose max_buffers_total is below B evicts the
+ * least recently used one, so every request then pays its registration, as
+ * with ten distinct witnesses, while the client holds only B copies.
+ *
  * --trace FILE (one request): the daemon writes the request's timeline into
  * a memfd of ours (it writes only into memory files, never a path), which
  * is copied to FILE. */
@@ -33,6 +39,8 @@
 #define SUBMIT_MAX_REPEAT 10000
 /* --inflight's: the largest ring the protocol allows (PROTOCOL.md §4). */
 #define SUBMIT_MAX_INFLIGHT 4096
+/* --buffers': each is a full copy of the witness file in memory. */
+#define SUBMIT_MAX_BUFFERS 16
 
 static int parse_priority(const char *s, uint32_t *ret, cuzk_error *err)
 {
@@ -92,7 +100,8 @@ struct submitted {
 
 struct run_state {
 	cuzk_client *c;
-	cuzk_buffer *w;
+	cuzk_buffer *w[SUBMIT_MAX_BUFFERS];
+	uint64_t nbuf;              /* --buffers: request i goes from w[i % nbuf] */
 	const struct cuzk_request *req;
 	const char *sock, *out;
 	const char *trace;          /* --trace FILE (n == 1), or NULL */
@@ -125,11 +134,14 @@ static void print_request(const struct run_state *st, uint64_t i)
 {
 	const uint64_t *ph = st->done->phase_ns;
 	printf("request %" PRIu64 " of %" PRIu64 " (job %" PRIu64 "): %.1f ms submit to completion; daemon ms: "
-	       "check %.1f queue %.1f srs %.1f register %.1f upload %.1f ntt %.1f msm %.1f assemble %.1f total %.1f\n",
+	       "check %.1f queue %.1f srs %.1f register %.1f upload %.1f ntt %.1f msm %.1f assemble %.1f total %.1f",
 	       i + 1, st->n, st->sub[i].job, st->sub[i].latency_ms, ph[CUZK_PHASE_CHECK] / 1e6,
 	       ph[CUZK_PHASE_QUEUE] / 1e6, ph[CUZK_PHASE_SRS] / 1e6, ph[CUZK_PHASE_REGISTER] / 1e6,
 	       ph[CUZK_PHASE_UPLOAD] / 1e6, ph[CUZK_PHASE_NTT] / 1e6, ph[CUZK_PHASE_MSM] / 1e6,
 	       ph[CUZK_PHASE_ASSEMBLE] / 1e6, ph[CUZK_PHASE_TOTAL] / 1e6);
+	if (st->nbuf > 1)
+		printf("; buffer %" PRIu64, i % st->nbuf + 1);
+	putchar('\n');
 	fflush(stdout);
 }
 
@@ -192,9 +204,12 @@ static int print_summary(const struct run_state *st, double wall_ms, cuzk_error 
 		lat[i] = st->sub[i].latency_ms;
 	qsort(lat, st->n, sizeof(*lat), cmp_double);
 	const uint64_t proofs = st->n * st->parts;
-	printf("%s: %" PRIu64 " requests of %u partition%s, %" PRIu64 " proofs%s, at most %" PRIu64
+	char from[48] = "";
+	if (st->nbuf > 1)
+		snprintf(from, sizeof(from), " from %" PRIu64 " buffers", st->nbuf);
+	printf("%s: %" PRIu64 " requests of %u partition%s%s, %" PRIu64 " proofs%s, at most %" PRIu64
 	       " in flight: %.1f ms wall, %.3f proofs/s; latency ms min %.1f median %.1f max %.1f\n",
-	       st->out, st->n, st->parts, plural(st->parts), proofs,
+	       st->out, st->n, st->parts, plural(st->parts), from, proofs,
 	       st->fixed_rs ? " (identical: --seed)" : "", st->inflight, wall_ms,
 	       wall_ms > 0 ? (double)proofs / (wall_ms / 1e3) : 0.0, lat[0], lat[st->n / 2], lat[st->n - 1]);
 	free(lat);
@@ -207,7 +222,10 @@ static int submit_all(struct run_state *st, cuzk_error *err)
 	uint64_t submitted = 0, completed = 0;
 	int r;
 
-	if (st->n > 1)
+	if (st->nbuf > 1)
+		fprintf(stderr, "cuzk submit: %" PRIu64 " buffers in turn, %" PRIu64 " requests, at most %" PRIu64
+			" in flight\n", st->nbuf, st->n, st->inflight);
+	else if (st->n > 1)
 		fprintf(stderr, "cuzk submit: one buffer %" PRIu64 " times, at most %" PRIu64 " in flight\n", st->n,
 			st->inflight);
 	const double t0 = monotonic_ms();
@@ -215,7 +233,8 @@ static int submit_all(struct run_state *st, cuzk_error *err)
 		while (submitted < st->n && submitted - completed < st->inflight) {
 			struct submitted *s = &st->sub[submitted];
 			s->t_sent_ms = monotonic_ms();
-			if ((r = cuzk_submit_ex(st->c, st->w, st->req, &st->sopts, &s->id, &s->job, err)) < 0) {
+			cuzk_buffer *w = st->w[submitted % st->nbuf];
+			if ((r = cuzk_submit_ex(st->c, w, st->req, &st->sopts, &s->id, &s->job, err)) < 0) {
 				if (st->n > 1)
 					err_prefix(err, "request %" PRIu64 " of %" PRIu64, submitted + 1, st->n);
 				return r;
@@ -283,9 +302,13 @@ static int run_submit(struct run_state *st, const char *witness, int inflight_gi
 		st->inflight = lim.max_inflight;   /* the default asked for more than this daemon allows */
 	if (st->inflight > st->n)
 		st->inflight = st->n;
-	if ((r = cuzk_buffer_load_file(st->c, &st->w, witness, err)) < 0)
-		return r;
-	st->parts = buffer_partitions(st->w);
+	for (uint64_t i = 0; i < st->nbuf; i++)
+		if ((r = cuzk_buffer_load_file(st->c, &st->w[i], witness, err)) < 0) {
+			if (st->nbuf > 1)
+				err_prefix(err, "--buffers %" PRIu64 ": copy %" PRIu64, st->nbuf, i + 1);
+			return r;
+		}
+	st->parts = buffer_partitions(st->w[0]);
 	st->sub = calloc(st->n, sizeof(*st->sub));
 	st->proofs = malloc((size_t)st->n * st->parts * CUZK_PROOF_BYTES);
 	st->done = malloc(sizeof(*st->done));   /* 12 KiB of proofs */
@@ -297,7 +320,8 @@ static int run_submit(struct run_state *st, const char *witness, int inflight_gi
 static int run(int argc, char **argv, cuzk_error *err)
 {
 	const char *sock = NULL, *srs = NULL, *kind = NULL, *witness = NULL, *out = NULL, *prio_s = NULL,
-		   *seed_s = NULL, *repeat_s = NULL, *inflight_s = NULL, *trace = NULL;
+		   *seed_s = NULL, *repeat_s = NULL, *inflight_s = NULL, *buffers_s = NULL,
+		   *trace = NULL;
 	const struct cli_option opts[] = {
 		CLI_SOCKET_OPTION(sock),
 		{ "srs", "NAME", &srs, "parameter file name in the daemon's srs_dir" },
@@ -309,6 +333,7 @@ static int run(int argc, char **argv, cuzk_error *err)
 		{ "seed", "N", &seed_s, "fix r and s (tests only: such proofs are not zero-knowledge)" },
 		{ "repeat", "N", &repeat_s, "submit the same buffer N times (default 1), printing each request's times" },
 		{ "inflight", "K", &inflight_s, "with --repeat: at most K requests outstanding (default 2)" },
+		{ "buffers", "B", &buffers_s, "with --repeat: B copies of the witness in B memfds, used in turn (default 1)" },
 		{ "trace", "FILE", &trace, "the request's timeline in the daemon, as Chrome trace-event JSON (Perfetto)" },
 	};
 	int r = cli_parse(&cli_cmd_submit, opts, sizeof(opts) / sizeof(opts[0]), argc, argv, err);
@@ -318,15 +343,21 @@ static int run(int argc, char **argv, cuzk_error *err)
 		return r;
 	struct cuzk_request req = { .srs = srs };
 	struct run_state st = { .req = &req, .sock = sock, .out = out, .trace = trace, .sopts = { .trace_fd = -1 },
-				.n = 1, .inflight = 2, .first_done = -1 };
+				.n = 1, .inflight = 2, .nbuf = 1, .first_done = -1 };
 	if ((r = cli_require("witness", witness, err)) < 0 || (r = cli_require("out", out, err)) < 0 ||
 	    (r = parse_priority(prio_s, &req.priority, err)) < 0 ||
 	    (r = cli_parse_u64("seed", seed_s, 0, UINT64_MAX, &req.seed, err)) < 0 ||
 	    (r = cli_parse_u64("repeat", repeat_s, 1, SUBMIT_MAX_REPEAT, &st.n, err)) < 0 ||
-	    (r = cli_parse_u64("inflight", inflight_s, 1, SUBMIT_MAX_INFLIGHT, &st.inflight, err)) < 0)
+	    (r = cli_parse_u64("inflight", inflight_s, 1, SUBMIT_MAX_INFLIGHT, &st.inflight, err)) < 0 ||
+	    (r = cli_parse_u64("buffers", buffers_s, 1, SUBMIT_MAX_BUFFERS, &st.nbuf, err)) < 0)
 		return r;
 	if (inflight_s && !repeat_s)
 		return cli_usage(err, "--inflight needs --repeat: one request is never more than one in flight");
+	if (buffers_s && !repeat_s)
+		return cli_usage(err, "--buffers needs --repeat: one request uses one buffer");
+	if (st.nbuf > st.n)
+		return cli_usage(err, "--buffers %" PRIu64 " with --repeat %" PRIu64 ": a buffer no request uses", st.nbuf,
+				 st.n);
 	if (trace && st.n > 1)
 		return cli_usage(err, "--trace with --repeat %" PRIu64 ": the timeline file is for one request", st.n);
 	if (seed_s) {
@@ -335,7 +366,8 @@ static int run(int argc, char **argv, cuzk_error *err)
 	}
 	r = run_submit(&st, witness, inflight_s != NULL, err);
 	/* Disconnecting cancels whatever is still in flight after a failure. */
-	cuzk_buffer_free(st.w);
+	for (uint64_t i = 0; i < st.nbuf; i++)
+		cuzk_buffer_free(st.w[i]);
 	cuzk_disconnect(st.c);
 	if (st.sopts.trace_fd >= 0)
 		close(st.sopts.trace_fd);
@@ -347,9 +379,9 @@ static int run(int argc, char **argv, cuzk_error *err)
 
 const struct cli_command cli_cmd_submit = {
 	.name = "submit",
-	.summary = "prove a witness file through cuzkd (--repeat: the same buffer N times)",
+	.summary = "prove a witness file through cuzkd (--repeat: the same buffer N times, or B buffers in turn)",
 	.usage = "[--socket PATH] (--srs NAME | --kind KIND) --witness W.witness --out P.proof [--priority P] "
 		 "[--seed N]\n"
-		 "                   [--repeat N [--inflight K] | --trace FILE]",
+		 "                   [--repeat N [--inflight K] [--buffers B] | --trace FILE]",
 	.run = run,
 };

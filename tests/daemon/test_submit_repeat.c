@@ -7,9 +7,10 @@
  * the backend's speed, decides what runs: the first two requests are
  * accepted and the third waits until one completes; then every proof comes
  * back, verifies, and with --seed all are the same bytes; the daemon mapped
- * the buffer once (registration cache: 1 miss, 2 hits).  Then the usage
- * errors: N = 0, K = 0, K above the daemon's limit (found before the witness
- * file is read), --inflight without --repeat, --trace with --repeat. */
+ * the buffer once (registration cache: 1 miss, 2 hits).  --buffers 2: two
+ * memfds in turn, each mapped once.  Then the usage errors: N = 0, K = 0,
+ * K above the daemon's limit (found before the witness file is read),
+ * --inflight without --repeat, --trace with --repeat, bad --buffers. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,6 +141,25 @@ int main(void)
 		CHECK_MSG(tcircuit_verify(&c, bytes + i * CUZK_PROOF_BYTES) == 0, "proof %d does not verify", i);
 	CHECK(memcmp(bytes, bytes + CUZK_PROOF_BYTES, CUZK_PROOF_BYTES) != 0);
 
+	/* Two memfds in turn: four requests, each buffer mapped once (two new
+	 * misses) and found once more (two new hits); the proofs in order. */
+	struct tclient tc;
+	REQUIRE(tc_connect(&tc, &env, 0) == 0);
+	const double miss0 = metric(&tc, "cuzk_registration_cache_misses_total"),
+		     hit0 = metric(&tc, "cuzk_registration_cache_hits_total");
+	snprintf(cmd, sizeof(cmd), "%s submit --socket %s --srs %s --witness %s --out %s.4 --seed 7 --repeat 4 "
+		 "--buffers 2", CUZK_BIN, env.socket, c.name, wit, proof);
+	CHECK(run(cmd) == 0 && strstr(out, "4 requests of 1 partition from 2 buffers, 4 proofs (identical: --seed)") &&
+	      count(out, "; buffer 1\n") == 2 && count(out, "; buffer 2\n") == 2);
+	CHECK(metric(&tc, "cuzk_registration_cache_misses_total") == miss0 + 2);
+	CHECK(metric(&tc, "cuzk_registration_cache_hits_total") == hit0 + 2);
+	tc_close(&tc);
+	snprintf(cmd, sizeof(cmd), "%s.4", proof);
+	CHECK(read_file(cmd, bytes, sizeof(bytes)) == 4 * CUZK_PROOF_BYTES);
+	for (int i = 0; i < 4; i++)
+		CHECK_MSG(tcircuit_verify(&c, bytes + i * CUZK_PROOF_BYTES) == 0, "proof %d from two buffers", i);
+	CHECK(memcmp(bytes, bytes + 3 * CUZK_PROOF_BYTES, CUZK_PROOF_BYTES) == 0);
+
 	/* Usage errors (exit 2), each naming the option. */
 	static const struct { const char *args, *says; } refused[] = {
 		{ "--repeat 0", "--repeat 0 is out of range" },
@@ -147,6 +167,10 @@ int main(void)
 		{ "--repeat x", "--repeat 'x' is not a decimal number" },
 		{ "--inflight 2", "--inflight needs --repeat" },
 		{ "--repeat 2 --trace t.json", "--trace with --repeat 2: the timeline file is for one request" },
+		{ "--buffers 2", "--buffers needs --repeat" },
+		{ "--repeat 2 --buffers 3", "--buffers 3 with --repeat 2: a buffer no request uses" },
+		{ "--repeat 3 --buffers 0", "--buffers 0 is out of range" },
+		{ "--repeat 20 --buffers 17", "--buffers 17 is out of range" },
 	};
 	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
 		snprintf(cmd, sizeof(cmd), "%s submit --socket %s --srs %s --witness %s --out %s.3 %s", CUZK_BIN,
