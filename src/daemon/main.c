@@ -142,8 +142,10 @@ static int run(struct cuzkd *d, cuzk_error *err)
 		if (d->srs.dirs[i].fd < 0)
 			cuzkd_log(&d->log, CUZKD_LOG_NOTICE, NULL, "srs_dir %s does not exist: not served",
 				  d->srs.dirs[i].path);
-	cuzkd_regcache_init(&d->reg, d->cfg.max_pinned_bytes_total, d->cfg.max_buffers_total,
-			    d->cfg.max_buffers_per_uid);
+	r = cuzkd_regcache_init(&d->reg, d->cfg.max_pinned_bytes_total, d->cfg.max_buffers_total,
+				d->cfg.max_buffers_per_uid, err);
+	if (r)
+		return r;
 	r = cuzkd_engine_start(&d->engine, &d->cfg, d->be, &d->srs, &d->log, err);
 	d->engine_started = 1;
 	if (r)

@@ -10,16 +10,8 @@
 #include "daemon/engine.h"
 #include "daemon/regcache.h"
 
-void cuzkd_regcache_init(struct cuzkd_regcache *rc, uint64_t budget, unsigned max_entries,
-			 unsigned max_entries_per_uid)
-{
-	memset(rc, 0, sizeof(*rc));
-	rc->budget = budget;
-	rc->max_entries = max_entries;
-	rc->max_entries_per_uid = max_entries_per_uid;
-}
-
-static void unmap(struct cuzkd_regcache *rc, struct cuzkd_buf *b)
+/* Unregisters and unmaps b, which nothing references any more. */
+static void release(struct cuzkd_regcache *rc, struct cuzkd_buf *b)
 {
 	if (b->pinned_by) {
 		b->pinned_by->unregister_host(b->map);
@@ -27,9 +19,77 @@ static void unmap(struct cuzkd_regcache *rc, struct cuzkd_buf *b)
 	}
 	pthread_mutex_destroy(&b->pin_lock);
 	munmap(b->map, b->size);
+	free(b);
+}
+
+/* The releaser thread: releases what the loop queued, in batches. */
+static void *releaser(void *arg)
+{
+	struct cuzkd_regcache *rc = arg;
+
+	pthread_mutex_lock(&rc->rel_mu);
+	for (;;) {
+		while (!rc->rel_list && !rc->rel_stop)
+			pthread_cond_wait(&rc->rel_cv, &rc->rel_mu);
+		struct cuzkd_buf *batch = rc->rel_list;
+		if (!batch)
+			break;   /* stopping, and nothing left */
+		rc->rel_list = NULL;
+		rc->rel_busy = 1;
+		pthread_mutex_unlock(&rc->rel_mu);
+		while (batch) {
+			struct cuzkd_buf *b = batch;
+			batch = b->next;
+			release(rc, b);
+		}
+		pthread_mutex_lock(&rc->rel_mu);
+		rc->rel_busy = 0;
+		pthread_cond_broadcast(&rc->rel_cv);
+	}
+	pthread_mutex_unlock(&rc->rel_mu);
+	return NULL;
+}
+
+int cuzkd_regcache_init(struct cuzkd_regcache *rc, uint64_t budget, unsigned max_entries,
+			unsigned max_entries_per_uid, cuzk_error *err)
+{
+	int r;
+
+	memset(rc, 0, sizeof(*rc));
+	rc->budget = budget;
+	rc->max_entries = max_entries;
+	rc->max_entries_per_uid = max_entries_per_uid;
+	pthread_mutex_init(&rc->rel_mu, NULL);
+	pthread_cond_init(&rc->rel_cv, NULL);
+	rc->rel_init = 1;
+	r = pthread_create(&rc->releaser, NULL, releaser, rc);
+	if (r)
+		return err_fail_errno(err, r, "starting the registration cache's releaser thread");
+	rc->rel_started = 1;
+	return 0;
+}
+
+/* Drops b, unlinked from the list, from the cache's counts.  A pinned
+ * buffer goes to the releaser: unregistering and unmapping a PoRep
+ * partition's witness takes 0.5-1.7 s, which the event loop must not
+ * spend.  One never pinned is unmapped here (a mapping the daemon did not
+ * touch, or a small one): cheap, and done at once. */
+static void unmap(struct cuzkd_regcache *rc, struct cuzkd_buf *b)
+{
 	rc->bytes -= b->size;
 	rc->entries--;
-	free(b);
+	pthread_mutex_lock(&b->pin_lock);
+	const int pinned = b->pinned_by != NULL;
+	pthread_mutex_unlock(&b->pin_lock);
+	if (!pinned || !rc->rel_started) {
+		release(rc, b);
+		return;
+	}
+	pthread_mutex_lock(&rc->rel_mu);
+	b->next = rc->rel_list;
+	rc->rel_list = b;
+	pthread_cond_broadcast(&rc->rel_cv);
+	pthread_mutex_unlock(&rc->rel_mu);
 }
 
 static void unlink_buf(struct cuzkd_regcache *rc, struct cuzkd_buf *b)
@@ -44,10 +104,23 @@ static void unlink_buf(struct cuzkd_regcache *rc, struct cuzkd_buf *b)
 
 void cuzkd_regcache_destroy(struct cuzkd_regcache *rc)
 {
+	if (rc->rel_started) {   /* it releases what is queued, then stops */
+		pthread_mutex_lock(&rc->rel_mu);
+		rc->rel_stop = 1;
+		pthread_cond_broadcast(&rc->rel_cv);
+		pthread_mutex_unlock(&rc->rel_mu);
+		pthread_join(rc->releaser, NULL);
+		rc->rel_started = 0;
+	}
 	while (rc->list) {
 		struct cuzkd_buf *b = rc->list;
 		rc->list = b->next;
 		unmap(rc, b);
+	}
+	if (rc->rel_init) {
+		pthread_cond_destroy(&rc->rel_cv);
+		pthread_mutex_destroy(&rc->rel_mu);
+		rc->rel_init = 0;
 	}
 }
 
@@ -198,6 +271,20 @@ int cuzkd_buf_pin(struct cuzkd_buf *b, const struct groth16_backend *be, uint64_
 	*ret_ns = 0;
 	pthread_mutex_lock(&b->pin_lock);
 	if (!b->pinned_by) {
+		/* Buffers the loop dropped may still be pinned, queued for the
+		 * releaser: wait for them when pinning this one would otherwise
+		 * exceed max_pinned_bytes_total.  (What the cache holds fits it:
+		 * the loop admits no buffer that does not.) */
+		struct cuzkd_regcache *rc = b->rc;
+		pthread_mutex_lock(&rc->rel_mu);
+		if ((rc->rel_list || rc->rel_busy) && atomic_load(&rc->bytes_pinned) + b->size > rc->budget) {
+			atomic_fetch_add(&rc->release_waits, 1);
+			pthread_cond_broadcast(&rc->rel_cv);   /* for whoever watches release_waits */
+			do
+				pthread_cond_wait(&rc->rel_cv, &rc->rel_mu);
+			while ((rc->rel_list || rc->rel_busy) && atomic_load(&rc->bytes_pinned) + b->size > rc->budget);
+		}
+		pthread_mutex_unlock(&rc->rel_mu);
 		t0 = monotonic_ns();
 		r = be->register_host(b->map, b->size, err);
 		if (r == 0) {

@@ -16,8 +16,13 @@
  * The cache itself belongs to the event loop thread.  Pinning does not:
  * cudaHostRegister costs 20-60 ms per GiB, seconds for a PoRep witness, so a
  * worker pins a buffer right before its first proof on a backend that
- * registers host memory (cuzkd_buf_pin) and the loop never waits for it.  Unpinning happens on the loop when the last
- * job let go (refs 0), so no worker can be using the buffer then. */
+ * registers host memory (cuzkd_buf_pin) and the loop never waits for it.
+ * Unpinning neither: a pinned buffer the cache drops (evicted, or its last
+ * job let go) leaves the counts at once and goes to the releaser thread,
+ * which unregisters and unmaps it; the loop's admission of the next
+ * request used to wait 0.5-1.7 s for that (docs/BENCHMARKS.md, "Issue 10's
+ * figures, 2026-12-07 (later)").  A worker about to pin waits for those
+ * still queued when there would otherwise be more than the budget pinned. */
 #ifndef CUZK_DAEMON_REGCACHE_H
 #define CUZK_DAEMON_REGCACHE_H
 
@@ -56,7 +61,15 @@ struct cuzkd_regcache {
 	uint64_t tick;
 	/* metrics; the pinning ones are written by workers */
 	uint64_t hits, misses, evictions;
-	atomic_uint_fast64_t registrations, register_ns_total, bytes_pinned;
+	atomic_uint_fast64_t registrations, register_ns_total, bytes_pinned, release_waits;
+	/* Pinned buffers the cache dropped, for the releaser thread to
+	 * unregister and unmap (rel_mu guards rel_list and rel_busy; rel_cv
+	 * says work was queued, stop was asked, or a batch was released). */
+	pthread_mutex_t rel_mu;
+	pthread_cond_t rel_cv;
+	struct cuzkd_buf *rel_list;
+	int rel_busy, rel_stop, rel_init, rel_started;
+	pthread_t releaser;
 };
 
 /* The client a buffer is mapped for. */
@@ -66,8 +79,9 @@ struct cuzkd_owner {
 	const char *who;           /* "client 1234 (uid 1000)", for messages */
 };
 
-void cuzkd_regcache_init(struct cuzkd_regcache *rc, uint64_t budget, unsigned max_entries,
-			 unsigned max_entries_per_uid);
+/* Starts the releaser thread: -errno (named in err) when it cannot. */
+int cuzkd_regcache_init(struct cuzkd_regcache *rc, uint64_t budget, unsigned max_entries,
+			unsigned max_entries_per_uid, cuzk_error *err);
 void cuzkd_regcache_destroy(struct cuzkd_regcache *rc);
 
 /* Returns a referenced buffer for the checked fd st describes: the cached

@@ -236,6 +236,9 @@ static void metrics_text(struct cuzkd *d, const struct snapshot *sn, FILE *f)
 	fprintf(f, "cuzk_registration_seconds_total %.6f\n", (double)atomic_load(&d->reg.register_ns_total) / 1e9);
 	metric_u64(f, "cuzk_registrations_total", "counter", "cudaHostRegister calls.",
 		   (uint64_t)atomic_load(&d->reg.registrations));
+	metric_u64(f, "cuzk_registration_release_waits_total", "counter",
+		   "Pins that waited for dropped buffers to be unpinned first (max_pinned_bytes_total).",
+		   (uint64_t)atomic_load(&d->reg.release_waits));
 	metric_u64(f, "cuzk_srs_cache_bytes", "gauge", "Parameter bytes loaded.", s.srs.bytes);
 	metric_u64(f, "cuzk_srs_cache_budget_bytes", "gauge", "cache_budget.", s.srs.budget);
 	metric_u64(f, "cuzk_srs_cache_hits_total", "counter", "Requests whose SRS was loaded already.",
