@@ -284,12 +284,14 @@ int cuzkd_buf_pin(struct cuzkd_buf *b, const struct groth16_backend *be, uint64_
 		 * the loop admits no buffer that does not.) */
 		struct cuzkd_regcache *rc = b->rc;
 		pthread_mutex_lock(&rc->rel_mu);
-		if ((rc->rel_list || rc->rel_busy) && atomic_load(&rc->bytes_pinned) + b->size > rc->budget) {
-			atomic_fetch_add(&rc->release_waits, 1);
-			pthread_cond_broadcast(&rc->rel_cv);   /* for whoever watches release_waits */
-			do
-				pthread_cond_wait(&rc->rel_cv, &rc->rel_mu);
-			while ((rc->rel_list || rc->rel_busy) && atomic_load(&rc->bytes_pinned) + b->size > rc->budget);
+		for (int waited = 0;
+		     (rc->rel_list || rc->rel_busy) && atomic_load(&rc->bytes_pinned) + b->size > rc->budget;
+		     waited = 1) {
+			if (!waited) {
+				atomic_fetch_add(&rc->release_waits, 1);
+				pthread_cond_broadcast(&rc->rel_cv);   /* for whoever watches release_waits */
+			}
+			pthread_cond_wait(&rc->rel_cv, &rc->rel_mu);
 		}
 		pthread_mutex_unlock(&rc->rel_mu);
 		t0 = monotonic_ns();
