@@ -48,6 +48,7 @@ static void *releaser(void *arg)
 			struct cuzkd_buf *b = batch;
 			batch = b->next;
 			release(rc, b);
+			atomic_fetch_sub(&rc->releasing, 1);
 		}
 		pthread_mutex_lock(&rc->rel_mu);
 		rc->rel_busy = 0;
@@ -92,6 +93,7 @@ static void unmap(struct cuzkd_regcache *rc, struct cuzkd_buf *b)
 		release(rc, b);
 		return;
 	}
+	atomic_fetch_add(&rc->releasing, 1);
 	pthread_mutex_lock(&rc->rel_mu);
 	b->next = rc->rel_list;
 	rc->rel_list = b;

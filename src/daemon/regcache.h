@@ -62,6 +62,9 @@ struct cuzkd_regcache {
 	/* metrics; the pinning ones are written by workers */
 	uint64_t hits, misses, evictions;
 	atomic_uint_fast64_t registrations, register_ns_total, bytes_pinned, release_waits;
+	/* Dropped pinned buffers not yet unregistered and unmapped (queued, or
+	 * in the releaser's hands): their memory is still held. */
+	atomic_uint_fast64_t releasing;
 	/* Pinned buffers the cache dropped, for the releaser thread to
 	 * unregister and unmap (rel_mu guards rel_list and rel_busy; rel_cv
 	 * says work was queued, stop was asked, or a batch was released). */

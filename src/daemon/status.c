@@ -112,9 +112,10 @@ static void status_text(struct cuzkd *d, const struct snapshot *s, FILE *f)
 		s->srs.entries, s->srs.loading, size_text(b1, s->srs.bytes), size_text(b2, s->srs.budget),
 		s->srs.hits, s->srs.misses, s->srs.loads_failed);
 	fprintf(f, "registration cache: %u buffers, %s (%s in use, %s pinned), hits %" PRIu64 ", misses %" PRIu64
-		   "\n",
+		   ", %" PRIu64 " dropped buffers being unpinned\n",
 		d->reg.entries, size_text(b1, d->reg.bytes), size_text(b2, d->reg.bytes_in_use),
-		size_text(b3, (uint64_t)atomic_load(&d->reg.bytes_pinned)), d->reg.hits, d->reg.misses);
+		size_text(b3, (uint64_t)atomic_load(&d->reg.bytes_pinned)), d->reg.hits, d->reg.misses,
+		(uint64_t)atomic_load(&d->reg.releasing));
 	fprintf(f, "proofs: %" PRIu64 " ok, %" PRIu64 " failed\n", s->cnt.proofs_ok, s->cnt.proofs_failed);
 }
 
@@ -146,9 +147,10 @@ static void status_json(struct cuzkd *d, const struct snapshot *s, FILE *f)
 		s->srs.entries, s->srs.loading, s->srs.bytes, s->srs.budget, s->srs.hits, s->srs.misses,
 		s->srs.loads_failed);
 	fprintf(f, "\"registration_cache\":{\"buffers\":%u,\"bytes\":%" PRIu64 ",\"bytes_in_use\":%" PRIu64
-		   ",\"bytes_pinned\":%" PRIu64 ",\"hits\":%" PRIu64 ",\"misses\":%" PRIu64 "},",
+		   ",\"bytes_pinned\":%" PRIu64 ",\"hits\":%" PRIu64 ",\"misses\":%" PRIu64 ",\"releasing\":%" PRIu64
+		   "},",
 		d->reg.entries, d->reg.bytes, d->reg.bytes_in_use, (uint64_t)atomic_load(&d->reg.bytes_pinned),
-		d->reg.hits, d->reg.misses);
+		d->reg.hits, d->reg.misses, (uint64_t)atomic_load(&d->reg.releasing));
 	fprintf(f, "\"proofs_ok\":%" PRIu64 ",\"proofs_failed\":%" PRIu64 "}\n", s->cnt.proofs_ok,
 		s->cnt.proofs_failed);
 }
@@ -236,6 +238,8 @@ static void metrics_text(struct cuzkd *d, const struct snapshot *sn, FILE *f)
 	fprintf(f, "cuzk_registration_seconds_total %.6f\n", (double)atomic_load(&d->reg.register_ns_total) / 1e9);
 	metric_u64(f, "cuzk_registrations_total", "counter", "cudaHostRegister calls.",
 		   (uint64_t)atomic_load(&d->reg.registrations));
+	metric_u64(f, "cuzk_registration_releases_pending", "gauge",
+		   "Dropped pinned buffers not yet unregistered and unmapped.", (uint64_t)atomic_load(&d->reg.releasing));
 	metric_u64(f, "cuzk_registration_release_waits_total", "counter",
 		   "Pins that waited for dropped buffers to be unpinned first (max_pinned_bytes_total).",
 		   (uint64_t)atomic_load(&d->reg.release_waits));

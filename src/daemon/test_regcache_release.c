@@ -8,6 +8,7 @@
  *    max_pinned_bytes_total waits until the evicted one is unpinned (and
  *    says so in release_waits), so the fake backend never holds more than
  *    the budget registered;
+ *  - releasing counts a dropped buffer until it is unpinned and unmapped;
  *  - destroy releases what is still queued. */
 #include <pthread.h>
 #include <stdio.h>
@@ -160,6 +161,8 @@ int main(void)
 	wait_fake(1, 1);
 	CHECK_MSG(!fake.unregistered_on_main, "the evicted buffer was unregistered on the event loop's thread");
 	CHECK(fake.unregistered == 0);
+	CHECK_MSG(atomic_load(&rc.releasing) == 1, "%llu buffers being released, 1 expected",
+		  (unsigned long long)atomic_load(&rc.releasing));
 
 	/* Pinning C now would make three registered: it waits for A. */
 	pthread_t t;
@@ -174,6 +177,7 @@ int main(void)
 	set_gate(1);
 	REQUIRE(pthread_join(t, NULL) == 0);
 	CHECK(fake.unregistered == 1 && fake.now == 2 * SZ);
+	CHECK(atomic_load(&rc.releasing) == 0);
 	CHECK_MSG(fake.peak == 2 * SZ, "%zu bytes were registered at once, over the budget of %d", fake.peak, 2 * SZ);
 	CHECK(atomic_load(&rc.release_waits) == 1);
 
@@ -189,6 +193,6 @@ int main(void)
 	set_gate(1);
 	cuzkd_regcache_put(&rc, d);
 	cuzkd_regcache_destroy(&rc);
-	CHECK(fake.unregistered == 3 && fake.now == 0);
+	CHECK(fake.unregistered == 3 && fake.now == 0 && atomic_load(&rc.releasing) == 0);
 	CHECK_DONE();
 }
