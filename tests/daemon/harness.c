@@ -813,6 +813,36 @@ static int count_lines(const char *path, const char *prefix, long *ret_value)
 	return n;
 }
 
+/* The lines of /proc/PID/maps, and in *files those naming a path (a
+ * file, "/memfd:...", a device): the sixth field, after the inode. */
+static int count_maps(const char *path, int *files)
+{
+	char line[512];
+	FILE *f = fopen(path, "r");
+	int n = 0;
+
+	*files = 0;
+	if (!f)
+		die(path, strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		char name[2] = "";
+		n++;
+		if (sscanf(line, "%*s %*s %*s %*s %*s %1s", name) == 1 && name[0] == '/')
+			(*files)++;
+		/* A line longer than the buffer: skip the rest of it. */
+		while (!strchr(line, '\n') && fgets(line, sizeof(line), f))
+			;
+	}
+	fclose(f);
+	return n;
+}
+
+int td_same_mappings(const struct td_usage *before, const struct td_usage *after)
+{
+	return after->file_maps == before->file_maps &&
+	       after->maps - after->file_maps <= before->maps - before->file_maps + TD_ANON_MAPS_SLACK;
+}
+
 struct td_usage td_daemon_usage(const struct td_env *env, struct tclient *via)
 {
 	struct td_usage u = { 0 };
@@ -827,6 +857,10 @@ struct td_usage td_daemon_usage(const struct td_env *env, struct tclient *via)
 	if (!text)
 		die("td_daemon_usage", "no status");
 	free(text);
+	/* A dropped pinned buffer is unmapped by the releaser thread, after
+	 * the loop answered: wait until none is left to release. */
+	if (tc_wait_status(via ? via : &cl, "\"releasing\":0}", NULL))
+		die("td_daemon_usage", "dropped buffers still being released");
 	snprintf(path, sizeof(path), "/proc/%d/fd", (int)env->pid);
 	dir = opendir(path);
 	if (!dir)
@@ -835,7 +869,7 @@ struct td_usage td_daemon_usage(const struct td_env *env, struct tclient *via)
 		u.fds++;
 	closedir(dir);
 	snprintf(path, sizeof(path), "/proc/%d/maps", (int)env->pid);
-	u.maps = count_lines(path, NULL, NULL);
+	u.maps = count_maps(path, &u.file_maps);
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)env->pid);
 	count_lines(path, "VmRSS:", &u.rss_kb);
 	if (!via)

@@ -162,14 +162,25 @@ int tc_wait_status(struct tclient *c, const char *need1, const char *need2);
 #define tc_wait_running(c) tc_wait_status((c), "\"running\":1,", NULL)
 
 /* What the daemon holds, read from /proc after a STATUS was answered (so
- * the loop has handled everything sent before): open fds, mappings,
- * resident memory.  via: the client that asks, or NULL for a fresh one
+ * the loop has handled everything sent before) and once no dropped buffer
+ * is left for the releaser thread: open fds, mappings, resident memory.  via: the client that asks, or NULL for a fresh one
  * (which is then counted too). */
 struct td_usage {
 	int fds, maps;
+	int file_maps;   /* of those, mappings of a file, a memfd or a device */
 	long rss_kb;
 };
 struct td_usage td_daemon_usage(const struct td_env *env, struct tclient *via);
+/* Whether the daemon holds the mappings it held before: the same mappings
+ * of files and memfds (what a client's witness would leave), and at most
+ * TD_ANON_MAPS_SLACK more anonymous ones.  The slack is the C library's:
+ * a proof runs threads of its own (the MSM lanes, the precompute, the
+ * parallel loops), and glibc keeps up to 40 MiB of joined threads' stacks
+ * (two mappings each, the stack and its guard) to reuse in whatever order
+ * they come back, so two moments between proofs can differ by a few
+ * stacks.  Leaked memory shows in the RSS, which callers bound. */
+#define TD_ANON_MAPS_SLACK 12
+int td_same_mappings(const struct td_usage *before, const struct td_usage *after);
 /* Whether mappings and RSS mean anything: not under AddressSanitizer,
  * whose allocator maps and keeps memory of its own (its quarantine). */
 #if defined(__SANITIZE_ADDRESS__)
