@@ -42,7 +42,6 @@ static void *releaser(void *arg)
 		if (!batch)
 			break;   /* stopping, and nothing left */
 		rc->rel_list = NULL;
-		rc->rel_busy = 1;
 		pthread_mutex_unlock(&rc->rel_mu);
 		while (batch) {
 			struct cuzkd_buf *b = batch;
@@ -51,7 +50,6 @@ static void *releaser(void *arg)
 			atomic_fetch_sub(&rc->releasing, 1);
 		}
 		pthread_mutex_lock(&rc->rel_mu);
-		rc->rel_busy = 0;
 		pthread_cond_broadcast(&rc->rel_cv);
 	}
 	pthread_mutex_unlock(&rc->rel_mu);
@@ -287,7 +285,7 @@ int cuzkd_buf_pin(struct cuzkd_buf *b, const struct groth16_backend *be, uint64_
 		struct cuzkd_regcache *rc = b->rc;
 		pthread_mutex_lock(&rc->rel_mu);
 		for (int waited = 0;
-		     (rc->rel_list || rc->rel_busy) && atomic_load(&rc->bytes_pinned) + b->size > rc->budget;
+		     atomic_load(&rc->releasing) && atomic_load(&rc->bytes_pinned) + b->size > rc->budget;
 		     waited = 1) {
 			if (!waited) {
 				atomic_fetch_add(&rc->release_waits, 1);

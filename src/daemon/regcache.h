@@ -63,15 +63,16 @@ struct cuzkd_regcache {
 	uint64_t hits, misses, evictions;
 	atomic_uint_fast64_t registrations, register_ns_total, bytes_pinned, release_waits;
 	/* Dropped pinned buffers not yet unregistered and unmapped (queued, or
-	 * in the releaser's hands): their memory is still held. */
+	 * in the releaser's hands): their memory is still held.  Raised before
+	 * a buffer is queued, lowered once it is released. */
 	atomic_uint_fast64_t releasing;
 	/* Pinned buffers the cache dropped, for the releaser thread to
-	 * unregister and unmap (rel_mu guards rel_list and rel_busy; rel_cv
-	 * says work was queued, stop was asked, or a batch was released). */
+	 * unregister and unmap (rel_mu guards rel_list; rel_cv says work was
+	 * queued, stop was asked, or a batch was released). */
 	pthread_mutex_t rel_mu;
 	pthread_cond_t rel_cv;
 	struct cuzkd_buf *rel_list;
-	int rel_busy, rel_stop, rel_init, rel_started;
+	int rel_stop, rel_init, rel_started;
 	pthread_t releaser;
 };
 
