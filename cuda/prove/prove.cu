@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "prove/context.cuh"
 #include "prove/density.cuh"
 #include "prove/span_log.cuh"
+#include "prove/stream_ring.cuh"
 #include "prove/stream_schedule.cuh"
 
 using namespace cuzk;
@@ -141,10 +143,13 @@ struct copy_pieces {
 };
 
 // The streamed SRS's MSMs on the compute stream, one batch of B points at
-// a time in the order of steps (stream_schedule.cuh): step g's points are
-// copied into buffer g % 2 while the compute stream sums step g - 1's, and
-// step g + 2's copy waits until step g's MSM is past that buffer (used[]:
-// a batch's call returns after its split, before its accumulation ran).
+// a time in the order of steps (stream_schedule.cuh).  The batches' points
+// cross PCIe into the stream buffer as a ring (stream_ring.cuh): each
+// batch's copy is queued as soon as the batch whose bytes it takes has been
+// queued on the compute stream (its used event recorded), and waits on the
+// device for that batch to be summed (a batch's call returns after its
+// split, before its accumulation ran), so the copy engine runs as far ahead
+// as the ring holds.
 void run_streamed(workspace &ws, const proof_layout &L, const msm_lane &ln, size_t B, span_log &spans,
 		  stream_job *jobs, const std::vector<batch_step> &steps, const copy_pieces &extra)
 {
@@ -155,35 +160,51 @@ void run_streamed(workspace &ws, const proof_layout &L, const msm_lane &ln, size
 	};
 	if (L.msm_streams != 1 || ln.stream != ws.compute || !B)
 		gpu_fail(CUZK_E_INTERNAL, "streamed MSMs with %u MSM streams, batch %zu", L.msm_streams, B);
-	char *buf[2] = {ws.mem.as<char>() + L.off_stream, ws.mem.as<char>() + L.off_stream + L.stream_bytes / 2};
-	event_t copied[2], used[2];
 	auto count = [&](const batch_step &st) { return std::min(B, jobs[st.job].q->n - st.k * B); };
+	std::vector<size_t> bytes(steps.size());
+	for (size_t g = 0; g < steps.size(); g++)
+		bytes[g] = count(steps[g]) * jobs[steps[g].job].q->point_bytes;
+	const std::vector<ring_place> place = ring_places(bytes, L.stream_bytes, 256);
+	if (place.size() != steps.size())
+		gpu_fail(CUZK_E_INTERNAL, "a batch of %zu points does not fit the stream buffer of %zu bytes", B,
+			 L.stream_bytes);
+	char *ring = ws.mem.as<char>() + L.off_stream;
+	std::unique_ptr<event_t[]> copied(new event_t[steps.size()]), used(new event_t[steps.size()]);
+	// Step g's copy, after the batch it overwrites; piece i of the extra
+	// copies follows step i + 1's copy while that is the primary's, and all
+	// of them precede the first copy of any other job (whose scalars they
+	// may be: its first batch waits for an event the last piece records).
 	auto issue = [&](size_t g) {
 		const msm_query &q = *jobs[steps[g].job].q;
-		if (g >= 2)
-			used[g & 1].wait_on(ws.copy);
+		if (steps[g].job)
+			queue_pieces(extra.count);
+		if (place[g].after)
+			used[place[g].after - 1].wait_on(ws.copy);
 		const size_t sp = spans.begin(q.span_srs, CUZK_GPU_LANE_COPY, ws.copy);
-		CUDA_OK(cudaMemcpyAsync(buf[g & 1], static_cast<const char *>(q.host_bases) + steps[g].k * B * q.point_bytes,
-					count(steps[g]) * q.point_bytes, cudaMemcpyHostToDevice, ws.copy));
+		CUDA_OK(cudaMemcpyAsync(ring + place[g].off,
+					static_cast<const char *>(q.host_bases) + steps[g].k * B * q.point_bytes, bytes[g],
+					cudaMemcpyHostToDevice, ws.copy));
 		spans.end(sp, ws.copy);
-		copied[g & 1].record(ws.copy);
+		copied[g].record(ws.copy);
+		if (!steps[g].job)
+			queue_pieces(g);
 	};
-	if (!steps.empty())
-		issue(0);
+	size_t issued = 0;
 	for (size_t g = 0; g < steps.size(); g++) {
-		if (g + 1 < steps.size())
-			issue(g + 1);
-		queue_pieces(steps[g].job ? extra.count : g + 1);
+		// Steps before g are queued on the compute stream: every copy
+		// whose bytes they free can be queued now.
+		while (issued < steps.size() && place[issued].after <= g)
+			issue(issued++);
 		stream_job &j = jobs[steps[g].job];
 		const size_t k = steps[g].k, last = j.batches(B) - 1;
 		if (k == 0 && j.before)
 			j.before();
-		copied[g & 1].wait_on(ln.stream);
+		copied[g].wait_on(ln.stream);
 		const size_t sp = spans.begin(j.q->span_msm, ln.lane, ln.stream);
-		msm_batch_call(*j.q, buf[g & 1], k * B, count(steps[g]),
+		msm_batch_call(*j.q, ring + place[g].off, k * B, count(steps[g]),
 			       (k == 0 ? CUZK_MSM_FIRST : 0) | (k == last ? CUZK_MSM_LAST : 0), j.running, ln);
 		spans.end(sp, ln.stream);
-		used[g & 1].record(ln.stream);
+		used[g].record(ln.stream);
 		j.spans.push_back(sp);
 	}
 	queue_pieces(extra.count);
@@ -420,29 +441,36 @@ extern "C" int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, c
 				upload_rest();
 			}
 		}
+		// Where the A and B queries' scalars are compacted: into the NTT's b
+		// and c, or, streamed, both into c where they fit it.  c is free
+		// once the NTT is done, b only once h's MSM is: with both in c, a's
+		// batches take turns with h's as l's and b's do, instead of running
+		// after it, bound by PCIe (a 2^27 PoRep partition's 97.8 M + 32.6 M
+		// scalars fit c's 2^27).
+		const size_t c_room = (L.off_msm - L.off_c) / fr;
+		const bool ab_in_c = !res && n_a + n_b <= c_room;
+		fr_t *a_sc = ab_in_c ? C : Bv, *b_sc = ab_in_c ? C + n_a : C;
 		const int mont = w->montgomery ? 1 : 0;
 		msm_query q_h{"h", "msm h", "srs h", cuzk_msm_g1, cuzk_msm_g1_batch, G1_AFF_BYTES, res ? res->h : nullptr, srs->h, h_scalars, L.m - 1,
 			      1, out->h, 18, ops};
 		msm_query q_l{"l", "msm l", "srs l", cuzk_msm_g1, cuzk_msm_g1_batch, G1_AFF_BYTES, res ? res->l : nullptr, srs->l, aux, na, mont, out->l,
 			      18, ops};
-		msm_query q_a{"a", "msm a", "srs a", cuzk_msm_g1, cuzk_msm_g1_batch, G1_AFF_BYTES, res ? res->a : nullptr, srs->a, Bv, n_a, mont, out->a,
+		msm_query q_a{"a", "msm a", "srs a", cuzk_msm_g1, cuzk_msm_g1_batch, G1_AFF_BYTES, res ? res->a : nullptr, srs->a, a_sc, n_a, mont, out->a,
 			      18, ops};
-		msm_query q_b1{"b_g1", "msm b_g1", "srs b_g1", cuzk_msm_g1, cuzk_msm_g1_batch, G1_AFF_BYTES, res ? res->b_g1 : nullptr, srs->b_g1, C, n_b, mont,
+		msm_query q_b1{"b_g1", "msm b_g1", "srs b_g1", cuzk_msm_g1, cuzk_msm_g1_batch, G1_AFF_BYTES, res ? res->b_g1 : nullptr, srs->b_g1, b_sc, n_b, mont,
 			       out->b_g1, 18, ops};
-		msm_query q_b2{"b_g2", "msm b_g2", "srs b_g2", cuzk_msm_g2, cuzk_msm_g2_batch, G2_AFF_BYTES, res ? res->b_g2 : nullptr, srs->b_g2, C, n_b, mont,
+		msm_query q_b2{"b_g2", "msm b_g2", "srs b_g2", cuzk_msm_g2, cuzk_msm_g2_batch, G2_AFF_BYTES, res ? res->b_g2 : nullptr, srs->b_g2, b_sc, n_b, mont,
 			       out->b_g2, 36, ops};
 
-		// Scalars of the A and B queries, compacted into the NTT's b and c
-		// (free once h has left them: c after the NTT, b after the NTT or,
-		// streamed, after h's MSM), from aux and input.
+		// Scalars of the A and B queries, compacted from aux and input.
 		void *dscr = base + L.off_density;
 		auto compact_a = [&](cudaStream_t s) {
-			CUDA_OK(cudaMemcpyAsync(Bv, input, ni * fr, cudaMemcpyDeviceToDevice, s));
-			density_compact(Bv + ni, aux, na, a_aux_bits, dscr, L.density_bytes, s);
+			CUDA_OK(cudaMemcpyAsync(a_sc, input, ni * fr, cudaMemcpyDeviceToDevice, s));
+			density_compact(a_sc + ni, aux, na, a_aux_bits, dscr, L.density_bytes, s);
 		};
 		auto compact_b = [&](cudaStream_t s) {
-			density_compact(C, input, ni, b_in_bits, dscr, L.density_bytes, s);
-			density_compact(C + b_in, aux, na, b_aux_bits, dscr, L.density_bytes, s);
+			density_compact(b_sc, input, ni, b_in_bits, dscr, L.density_bytes, s);
+			density_compact(b_sc + b_in, aux, na, b_aux_bits, dscr, L.density_bytes, s);
 		};
 		auto compact_ab = [&](cudaStream_t s) {
 			compact_a(s);
@@ -460,10 +488,12 @@ extern "C" int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, c
 		// which its first synchronisation waits for.  With MSMs side by
 		// side these times overlap: their sum is more than the proof's.
 		if (!res) {
-			// Streamed: h's batches take turns with l's, then b_g1's and
-			// b_g2's (stream_schedule.cuh), so that each one's copies run
-			// under the other's additions; a's last (its scalars go where
-			// h's are).  h's first batches run alone while aux arrives: one
+			// Streamed: l's batches, a's (where its scalars are in c), b_g1's
+			// and b_g2's are spread between h's (stream_schedule.cuh), so
+			// that their copies run under h's additions; otherwise a's run
+			// last (its scalars go where h's are).  a's running sums are
+			// h's when it runs last, else l's (l's last batch is before
+			// a's first).  h's first batches run alone while aux arrives: one
 			// for every 8·B aux values (on an H200 a batch of B of h's
 			// points takes about as long to sum as 8·B scalars to cross
 			// PCIe; a lead too short only makes l wait for its scalars).
@@ -490,6 +520,10 @@ extern "C" int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, c
 					      {&q_b1, run1, scalars_b, {}},
 					      {&q_b2, run1, scalars_b, {}},
 					      {&q_a, run0, scalars_a, {}}};
+			if (ab_in_c) {   // a among the secondaries, right after l
+				jobs[4].running = run1;
+				std::rotate(jobs + 2, jobs + 4, jobs + 5);
+			}
 			std::vector<size_t> counts;
 			for (const stream_job &j : jobs) {
 				memset(j.q->out, 0, j.q->out_words * sizeof(uint64_t));   // infinity (Z = 0)
@@ -520,12 +554,15 @@ extern "C" int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, c
 						all_ready.record(ws.copy);
 				};
 			}
-			run_streamed(ws, L, lane, batch, spans, jobs, stream_schedule(counts, lead, 4), aux_up);
+			run_streamed(ws, L, lane, batch, spans, jobs, stream_schedule(counts, lead, ab_in_c ? 5 : 4), aux_up);
 			for (size_t sp : aux_spans)
 				aux_copy_ms += spans.span_ms(sp);
-			double *slot[5] = {&tm.msm_h_ms, &tm.msm_l_ms, &tm.msm_b_g1_ms, &tm.msm_b_g2_ms, &tm.msm_a_ms};
-			for (int i = 0; i < 5; i++)
-				*slot[i] = jobs[i].ms(spans);
+			const msm_query *qs[5] = {&q_h, &q_l, &q_a, &q_b1, &q_b2};
+			double *slot[5] = {&tm.msm_h_ms, &tm.msm_l_ms, &tm.msm_a_ms, &tm.msm_b_g1_ms, &tm.msm_b_g2_ms};
+			for (const stream_job &j : jobs)
+				for (int i = 0; i < 5; i++)
+					if (j.q == qs[i])
+						*slot[i] = j.ms(spans);
 			copy_times();
 			if (aux_pieces)   // the pieces' own time, not h's batches between them
 				tm.upload_ms = abc_ready.ms_since(up_start) + aux_copy_ms;
