@@ -95,9 +95,12 @@ proof_layout plan_proof(size_t num_constraints, size_t num_inputs, size_t num_au
 		L.running_bytes[1] = std::max(L.running_bytes[0],
 					      align_up(cuzk_msm_g2_batch_running_bytes(std::max<size_t>(n_b, 1))));
 	}
-	// Two buffers of one batch each, no larger than the largest query needs.
+	// The ring: four G1 batches or two of G2's, no larger than the largest
+	// query needs.
 	const size_t batch_pts = std::min(stream_batch, std::max(n_g1, n_b));
-	L.stream_bytes = stream_batch ? 2 * align_up(batch_pts * G2_AFF_BYTES) : 0;
+	static_assert(2 * G1_AFF_BYTES == G2_AFF_BYTES, "a G2 batch takes two slots of the ring");
+	L.stream_slot = stream_batch ? align_up(batch_pts * G1_AFF_BYTES) : 0;
+	L.stream_bytes = 4 * L.stream_slot;
 	// Everything but the MSMs' scratch; each stream adds one scratch area.
 	const size_t fixed = o + L.stream_bytes + L.running_bytes[0] + L.running_bytes[1];
 	auto total_for = [&](unsigned k) { return fixed + k * L.msm_bytes; };

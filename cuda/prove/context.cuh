@@ -82,6 +82,10 @@ struct proof_layout {
 	unsigned log_m = 0;
 	size_t off_a, off_b, off_c, off_aux, off_input, off_bits, off_density, off_msm, off_stream, total;
 	size_t density_bytes, msm_bytes, stream_bytes;
+	// A streamed SRS's batches cross into a ring of stream_bytes from
+	// off_stream (prove.cu, stream_ring.cuh): four slots of stream_slot
+	// bytes, one G1 batch each, two a G2 batch; 0 with the SRS resident.
+	size_t stream_slot = 0;
 	// A streamed SRS's batched MSMs keep their running sums apart from the
 	// scratch (msm.cuh): two areas from off_running, so that a second
 	// query's batches can take turns with h's (prove.cu): area 0 for G1

@@ -164,10 +164,10 @@ void run_streamed(workspace &ws, const proof_layout &L, const msm_lane &ln, size
 	std::vector<size_t> bytes(steps.size());
 	for (size_t g = 0; g < steps.size(); g++)
 		bytes[g] = count(steps[g]) * jobs[steps[g].job].q->point_bytes;
-	const std::vector<ring_place> place = ring_places(bytes, L.stream_bytes, 256);
+	const std::vector<ring_place> place = ring_places(bytes, L.stream_bytes, L.stream_slot);
 	if (place.size() != steps.size())
-		gpu_fail(CUZK_E_INTERNAL, "a batch of %zu points does not fit the stream buffer of %zu bytes", B,
-			 L.stream_bytes);
+		gpu_fail(CUZK_E_INTERNAL, "a batch of %zu points does not fit the stream buffer of %zu bytes "
+			 "(slots of %zu)", B, L.stream_bytes, L.stream_slot);
 	char *ring = ws.mem.as<char>() + L.off_stream;
 	std::unique_ptr<event_t[]> copied(new event_t[steps.size()]), used(new event_t[steps.size()]);
 	// Step g's copy, after the batch it overwrites; piece i of the extra
