@@ -81,6 +81,7 @@ proof_layout plan_proof(size_t num_constraints, size_t num_inputs, size_t num_au
 	o += align_up(std::max(L.m, n_a) * fr);
 	L.off_c = o;
 	o += align_up(std::max(L.m, n_b) * fr);
+	L.ab_in_c = stream_batch && n_a + n_b <= std::max(L.m, n_b);
 	const size_t n_g1 = std::max({L.m, num_aux, n_a, n_b, (size_t)1});
 	const size_t msm_n = stream_batch ? std::min(n_g1, stream_batch) : n_g1;
 	const size_t msm_n2 = stream_batch ? std::min(std::max<size_t>(n_b, 1), stream_batch) : std::max<size_t>(n_b, 1);

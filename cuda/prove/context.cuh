@@ -86,6 +86,9 @@ struct proof_layout {
 	// off_stream (prove.cu, stream_ring.cuh): four slots of stream_slot
 	// bytes, one G1 batch each, two a G2 batch; 0 with the SRS resident.
 	size_t stream_slot = 0;
+	// Streamed, the A and B queries' scalars both go into c where they fit
+	// it (prove.cu), so that a's batches need not wait for h's MSM to leave b.
+	bool ab_in_c = false;
 	// A streamed SRS's batched MSMs keep their running sums apart from the
 	// scratch (msm.cuh): two areas from off_running, so that a second
 	// query's batches can take turns with h's (prove.cu): area 0 for G1

@@ -121,6 +121,7 @@ struct stream_job {
 	const msm_query *q;
 	void *running;
 	std::function<void()> before;
+	double *ms_out;   // where its device time goes (cuzk_gpu_timings)
 	std::vector<size_t> spans;
 	size_t batches(size_t B) const { return (q->n + B - 1) / B; }
 	// Device time of its batches (they take turns with another query's,
@@ -447,8 +448,7 @@ extern "C" int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, c
 		// batches take turns with h's as l's and b's do, instead of running
 		// after it, bound by PCIe (a 2^27 PoRep partition's 97.8 M + 32.6 M
 		// scalars fit c's 2^27).
-		const size_t c_room = (L.off_msm - L.off_c) / fr;
-		const bool ab_in_c = !res && n_a + n_b <= c_room;
+		const bool ab_in_c = L.ab_in_c;
 		fr_t *a_sc = ab_in_c ? C : Bv, *b_sc = ab_in_c ? C + n_a : C;
 		const int mont = w->montgomery ? 1 : 0;
 		msm_query q_h{"h", "msm h", "srs h", cuzk_msm_g1, cuzk_msm_g1_batch, G1_AFF_BYTES, res ? res->h : nullptr, srs->h, h_scalars, L.m - 1,
@@ -515,11 +515,11 @@ extern "C" int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, c
 				compact_a(ws.compute);
 				spans.end(sp, ws.compute);
 			};
-			stream_job jobs[5] = {{&q_h, run0, nullptr, {}},
-					      {&q_l, run1, [&] { all_ready.wait_on(ws.compute); }, {}},
-					      {&q_b1, run1, scalars_b, {}},
-					      {&q_b2, run1, scalars_b, {}},
-					      {&q_a, run0, scalars_a, {}}};
+			stream_job jobs[5] = {{&q_h, run0, nullptr, &tm.msm_h_ms, {}},
+					      {&q_l, run1, [&] { all_ready.wait_on(ws.compute); }, &tm.msm_l_ms, {}},
+					      {&q_b1, run1, scalars_b, &tm.msm_b_g1_ms, {}},
+					      {&q_b2, run1, scalars_b, &tm.msm_b_g2_ms, {}},
+					      {&q_a, run0, scalars_a, &tm.msm_a_ms, {}}};
 			if (ab_in_c) {   // a among the secondaries, right after l
 				jobs[4].running = run1;
 				std::rotate(jobs + 2, jobs + 4, jobs + 5);
@@ -557,12 +557,8 @@ extern "C" int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, c
 			run_streamed(ws, L, lane, batch, spans, jobs, stream_schedule(counts, lead, ab_in_c ? 5 : 4), aux_up);
 			for (size_t sp : aux_spans)
 				aux_copy_ms += spans.span_ms(sp);
-			const msm_query *qs[5] = {&q_h, &q_l, &q_a, &q_b1, &q_b2};
-			double *slot[5] = {&tm.msm_h_ms, &tm.msm_l_ms, &tm.msm_a_ms, &tm.msm_b_g1_ms, &tm.msm_b_g2_ms};
 			for (const stream_job &j : jobs)
-				for (int i = 0; i < 5; i++)
-					if (j.q == qs[i])
-						*slot[i] = j.ms(spans);
+				*j.ms_out = j.ms(spans);
 			copy_times();
 			if (aux_pieces)   // the pieces' own time, not h's batches between them
 				tm.upload_ms = abc_ready.ms_since(up_start) + aux_copy_ms;
