@@ -144,7 +144,8 @@ typedef struct cuzk_gpu_span {
 	int lane;                     /* enum cuzk_gpu_lane */
 	double start_ms, end_ms;
 } cuzk_gpu_span;
-#define CUZK_GPU_MAX_SPANS 240
+/* Below GROTH16_MAX_SPANS: the backend adds the host's spans to these. */
+#define CUZK_GPU_MAX_SPANS 4080
 
 typedef struct cuzk_gpu_timings {
 	double upload_ms, ntt_ms, msm_h_ms, msm_l_ms, msm_a_ms, msm_b_g1_ms, msm_b_g2_ms, total_ms;

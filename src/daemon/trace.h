@@ -16,11 +16,13 @@
  *
  * Bounds: a partition keeps at most CUZKD_TRACE_PART_SPANS spans (the
  * backend's GROTH16_MAX_SPANS and the daemon's own CUZKD_TRACE_OWN_SPANS),
- * a job one more (its admission).  At 40 bytes a span, a 64-partition job
- * holds at most about 670 KB, and only while it is in flight, which the
- * in-flight limits bound; cuzkd_engine.trace_bytes counts what all jobs
- * hold.  Everything is freed with the job: when its completion is written,
- * or, for a client that went away, when its last running partition returns.
+ * a job one more (its admission).  At 40 bytes a span, only as many as a
+ * partition had, a 64-partition job holds at most about 10.5 MB (a 2^27
+ * partition streamed in the smallest batches has ~3,300), and only while
+ * it is in flight, which the in-flight limits bound;
+ * cuzkd_engine.trace_bytes counts what all jobs hold.  Everything is
+ * freed with the job: when its completion is written, or, for a client that
+ * went away, when its last running partition returns.
  *
  * Threads: cuzkd_trace_new, _write and _free run on the loop;
  * cuzkd_trace_record on the worker that proves the partition, the only one

@@ -72,8 +72,11 @@ typedef struct groth16_span {
 	int device;                /* the GPU's index, -1 on the CPU */
 	double start_ms, end_ms;
 } groth16_span;
-/* Enough for every batch of a streamed SRS at 2^27 in 2^22-point batches. */
-#define GROTH16_MAX_SPANS 256
+/* Enough for every batch of a streamed SRS at 2^27 in the smallest batches
+ * (2^18 points: ~1,650 batches, a copy and a sum each; a 2^27 partition
+ * under a 14 GiB budget has ~830 spans in 2^20-point batches).  160 KB a
+ * groth16_timings: it lives on a worker's stack or the heap. */
+#define GROTH16_MAX_SPANS 4096
 
 /* Wall-clock milliseconds per phase of one proof (0 when a phase did not run
  * separately).  Backends fill what they can measure. */
