@@ -86,6 +86,11 @@ inline unsigned long env_number(const char *name, unsigned long dflt, unsigned l
 // once an MSM (scratch_layout and run), not once a plan.
 inline unsigned windows_from_env() { return unsigned(env_number("CUZK_MSM_WINDOWS", 0, 0, 255)); }
 
+// $CUZK_MSM_C_BATCHED=N (benchmarks): a batched MSM's widest window, N bits
+// at most instead of C_BATCHED_MAX; its running sums and the batch's buckets
+// grow with it (2^(N-1) a window each).  Read where windows_from_env is.
+inline unsigned c_batched_from_env() { return unsigned(env_number("CUZK_MSM_C_BATCHED", C_BATCHED_MAX, C_MIN, C_MAX)); }
+
 // The window reduction computes V = Σ_j (j+1)·x_j over each window's items
 // x_j (first the buckets: bucket j holds digit j+1) in levels.  A level cuts
 // a window's count items into chunks of seg; each chunk's block forms
@@ -316,10 +321,10 @@ template <class F> struct running_layout {
 	size_t ones = 0, buckets = 0, total = 0;
 	explicit running_layout(size_t n_total)
 	{
-		const unsigned forced = windows_from_env();
+		const unsigned forced = windows_from_env(), c_max = c_batched_from_env();
 		size_t nb = 0;
 		for (unsigned k = 1; k <= bitlen(n_total); k++) {
-			const plan_t p = make_plan(k, C_BATCHED_MAX, 0, forced);
+			const plan_t p = make_plan(k, c_max, 0, forced);
 			nb = std::max(nb, size_t(p.windows) * p.buckets);
 		}
 		const size_t P = sizeof(xyzz_t<F>);
@@ -355,10 +360,10 @@ template <class F> struct scratch_layout {
 		// is no larger than its total, so kp <= k).
 		auto below = [n](unsigned k) { return k >= 64 || (size_t(1) << k) - 1 >= n ? n : (size_t(1) << k) - 1; };
 		const unsigned kmax = bitlen(n_total ? n_total : n), kpmax = n_total ? bitlen(n) : 1;
-		const unsigned forced = windows_from_env();
+		const unsigned forced = windows_from_env(), c_batched = c_batched_from_env();
 		for (unsigned k = 1; k <= kmax; k++)
 			for (unsigned kp = 1; kp <= std::min(kpmax, n_total ? k : 1u); kp++) {
-				plan_t p = n_total ? make_plan(k, C_BATCHED_MAX, kp, forced)
+				plan_t p = n_total ? make_plan(k, c_batched, kp, forced)
 						   : make_whole_plan(k, rounds, forced);
 				size_t m = below(n_total ? kp : k);
 				const size_t e = rounds ? capped_group_pairs(p.group, m, group_cap) : m * p.group;
@@ -1348,7 +1353,7 @@ void run(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobi
 	jacobian_t<F> *d_result = static_cast<jacobian_t<F> *>(at(L.result));
 	// A batched MSM's plan is the whole MSM's, fixed before any split.
 	const unsigned forced_windows = windows_from_env();
-	const plan_t batch_plan = batch ? make_batched_plan(batch->n_total, n, forced_windows) : plan_t{};
+	const plan_t batch_plan = batch ? make_batched_plan(batch->n_total, n, forced_windows, c_batched_from_env()) : plan_t{};
 	const running_layout<F> RL(batch ? batch->n_total : 0);
 	char *running = batch ? static_cast<char *>(batch->running) : nullptr;
 	P *run_buckets = batch ? reinterpret_cast<P *>(running + RL.buckets) : nullptr;

@@ -152,9 +152,9 @@ inline plan_t make_whole_plan(unsigned k, bool rounds, unsigned forced = 0)
 // 377 for G2; c = 18 has the same 15 windows, 19 would take 1.4 GiB each
 // for G2), and the sort group from the batch's size.
 constexpr unsigned C_BATCHED_MAX = 17;
-inline plan_t make_batched_plan(size_t n_total, size_t n_batch, unsigned forced = 0)
+inline plan_t make_batched_plan(size_t n_total, size_t n_batch, unsigned forced = 0, unsigned c_max = C_BATCHED_MAX)
 {
-	return make_plan(bitlen(n_total), C_BATCHED_MAX, bitlen(n_batch), forced);
+	return make_plan(bitlen(n_total), c_max, bitlen(n_batch), forced);
 }
 
 // A sort group whose pairs are capped at `cap` (the batch-affine rounds'
