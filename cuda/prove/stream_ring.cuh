@@ -53,21 +53,21 @@ inline std::vector<ring_place> ring_places(const std::vector<size_t> &bytes, siz
 			return out;
 	}
 	out.reserve(bytes.size());
-	std::vector<size_t> at_slot(bytes.size());
 	size_t at = 0;
 	for (size_t s = 0; s < bytes.size(); s++) {
 		if (slots % len[s] == 0)
 			at = (at + len[s] - 1) / len[s] * len[s];
 		if (at + len[s] > slots)
 			at = 0;
-		at_slot[s] = at;
 		ring_place p{at * slot, 0};
 		// The latest overlap is at most a ring's worth of slots back.
-		for (size_t q = s; q-- > 0;)
-			if (at_slot[q] < at + len[s] && at < at_slot[q] + len[q]) {
+		for (size_t q = s; q-- > 0;) {
+			const size_t q_at = out[q].off / slot;
+			if (q_at < at + len[s] && at < q_at + len[q]) {
 				p.after = q + 1;
 				break;
 			}
+		}
 		out.push_back(p);
 		at += len[s];
 	}
