@@ -310,12 +310,27 @@ template <class F> void check(size_t n, int pattern, bool mont, uint64_t seed, c
 	if (compared < sizes)
 		gpu_fail(CUZK_E_INTERNAL, "G%d MSM check of %zu points: %u whole MSMs compared, %u scratch sizes to check",
 			 sizeof(F) == 48 ? 1 : 2, n, compared, sizes);
+	// The dense estimate: exact where every scalar is a sample, else close.
+	size_t dense = 0, est = 0;
+	for (size_t i = 0; i < n; i++)
+		dense += !((sc[i].l[1] | sc[i].l[2] | sc[i].l[3]) == 0 && sc[i].l[0] <= 1);
+	{
+		dev_mem d_count(8);
+		cuzk_error e{};
+		if (cuzk_msm_dense_estimate(d_sc.get(), n, mont, &est, d_count.get(), s, &e))
+			gpu_fail(e.code, "dense estimate of %zu scalars: %s", n, e.msg);
+		const size_t off = est > dense ? est - dense : dense - est;
+		if (n <= CUZK_MSM_DENSE_SAMPLES ? off != 0 : off > n / 32)
+			gpu_fail(CUZK_E_MISMATCH, "dense estimate of %zu scalars (pattern %d, %s): %zu, but %zu are dense",
+				 n, pattern, mont ? "Montgomery" : "canonical", est, dense);
+	}
 	// The same sum as a batched MSM (a streamed SRS's): three batches, the
 	// last one shorter, and where n is small, batches of one point.  Two
 	// such MSMs take turns on one stream and one scratch, each with its own
 	// running sums (prove.cu interleaves a streamed SRS's queries so): both
 	// must come out as the reference, so neither's batches touched the
-	// other's sums.
+	// other's sums.  The first is planned as all dense, the second from the
+	// estimate (from 2^21 points on, a sparse one takes narrower windows).
 	const int curve = sizeof(F) == 48 ? 1 : 2;
 	for (size_t B : {n / 3 + 1, n <= 64 ? size_t(1) : size_t(0)}) {
 		if (!B || B > n)
@@ -325,6 +340,7 @@ template <class F> void check(size_t n, int pattern, bool mont, uint64_t seed, c
 		dev_mem d_bscratch(bb), d_run0(rb), d_run1(rb);
 		void *run[2] = {d_run0.get(), d_run1.get()};
 		jacobian_t<F> got[2]{};
+		const cuzk_msm_batch_shape shape[2] = {{n, B, n}, {n, B, est}};
 		for (size_t at = 0; at < n; at += B) {
 			const size_t cnt = std::min(B, n - at);
 			const int flags = (at == 0 ? CUZK_MSM_FIRST : 0) | (at + cnt == n ? CUZK_MSM_LAST : 0);
@@ -332,10 +348,10 @@ template <class F> void check(size_t n, int pattern, bool mont, uint64_t seed, c
 			const char *scal = static_cast<const char *>(d_sc.get()) + at * 32;
 			for (int j = 0; j < 2; j++) {
 				cuzk_error e{};
-				int rc = curve == 1 ? cuzk_msm_g1_batch(bases, scal, cnt, n, flags, mont, &got[j], ops,
-									 run[j], d_bscratch.get(), bb, s, &e)
-						    : cuzk_msm_g2_batch(bases, scal, cnt, n, flags, mont, &got[j], ops,
-									 run[j], d_bscratch.get(), bb, s, &e);
+				int rc = curve == 1 ? cuzk_msm_g1_batch(bases, scal, cnt, &shape[j], flags, mont, &got[j],
+									 ops, run[j], d_bscratch.get(), bb, s, &e)
+						    : cuzk_msm_g2_batch(bases, scal, cnt, &shape[j], flags, mont, &got[j],
+									 ops, run[j], d_bscratch.get(), bb, s, &e);
 				if (rc)
 					gpu_fail(e.code, "G%d batched MSM %d, points %zu..%zu of %zu: %s", curve, j, at,
 						 at + cnt, n, e.msg);

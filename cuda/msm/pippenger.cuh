@@ -87,8 +87,10 @@ inline unsigned long env_number(const char *name, unsigned long dflt, unsigned l
 inline unsigned windows_from_env() { return unsigned(env_number("CUZK_MSM_WINDOWS", 0, 0, 255)); }
 
 // $CUZK_MSM_C_BATCHED=N (benchmarks): a batched MSM's widest window, N bits
-// at most instead of C_BATCHED_MAX; its running sums and the batch's buckets
-// grow with it (2^(N-1) a window each).  Read where windows_from_env is.
+// at most instead of C_BATCHED_MAX (batched_c_max still takes narrower ones
+// down to C_BATCHED_MIN where its scalars are sparse); its running sums and
+// the batch's buckets grow with it (2^(N-1) a window each).  Read where
+// windows_from_env is.
 inline unsigned c_batched_from_env() { return unsigned(env_number("CUZK_MSM_C_BATCHED", C_BATCHED_MAX, C_MIN, C_MAX)); }
 
 // The window reduction computes V = Σ_j (j+1)·x_j over each window's items
@@ -355,29 +357,36 @@ template <class F> struct scratch_layout {
 		size_t sel_bytes = 0, sort_bytes = 0;
 		// Every plan a call may make: a whole MSM's follows its dense count
 		// m <= n (k = bitlen(m)); a batched one's windows follow its total
-		// (any up to n_total) and its sort group the batch's own size
-		// (kp = bitlen of any batch up to n points, m below 2^kp; a batch
-		// is no larger than its total, so kp <= k).
+		// (any up to n_total) and its widest window (batched_c_max: any
+		// from C_BATCHED_MIN to c_batched), its sort group the batch's own
+		// size (kp = bitlen of any batch up to n points, m below 2^kp; a
+		// batch is no larger than its total, so kp <= k).
 		auto below = [n](unsigned k) { return k >= 64 || (size_t(1) << k) - 1 >= n ? n : (size_t(1) << k) - 1; };
 		const unsigned kmax = bitlen(n_total ? n_total : n), kpmax = n_total ? bitlen(n) : 1;
 		const unsigned forced = windows_from_env(), c_batched = c_batched_from_env();
-		for (unsigned k = 1; k <= kmax; k++)
-			for (unsigned kp = 1; kp <= std::min(kpmax, n_total ? k : 1u); kp++) {
-				plan_t p = n_total ? make_plan(k, c_batched, kp, forced)
-						   : make_whole_plan(k, rounds, forced);
-				size_t m = below(n_total ? kp : k);
-				const size_t e = rounds ? capped_group_pairs(p.group, m, group_cap) : m * p.group;
-				size_t nb = p.windows * p.buckets;
-				window_levels wl(p.windows, p.buckets, chunk_threads<F>::value);
-				pairs = e > pairs ? e : pairs;
-				nbuckets = nb > nbuckets ? nb : nbuckets;
-				nlvl = wl.total_segs > nlvl ? wl.total_segs : nlvl;
-				nparts = wl.total_segs > nparts ? wl.total_segs : nparts;
-				if (p.buckets <= TWOD_ITEMS) {   // rows, columns, the weighted sums' unused R
-					const twod_shape sh(p.buckets, p.windows);
-					ntwod = std::max(ntwod, size_t(p.windows) * (sh.R + sh.C + 2));
-				}
+		const unsigned c_lo = std::min(c_batched, C_BATCHED_MIN);
+		auto cover = [&](const plan_t &p, size_t m) {
+			const size_t e = rounds ? capped_group_pairs(p.group, m, group_cap) : m * p.group;
+			size_t nb = p.windows * p.buckets;
+			window_levels wl(p.windows, p.buckets, chunk_threads<F>::value);
+			pairs = e > pairs ? e : pairs;
+			nbuckets = nb > nbuckets ? nb : nbuckets;
+			nlvl = wl.total_segs > nlvl ? wl.total_segs : nlvl;
+			nparts = wl.total_segs > nparts ? wl.total_segs : nparts;
+			if (p.buckets <= TWOD_ITEMS) {   // rows, columns, the weighted sums' unused R
+				const twod_shape sh(p.buckets, p.windows);
+				ntwod = std::max(ntwod, size_t(p.windows) * (sh.R + sh.C + 2));
 			}
+		};
+		for (unsigned k = 1; k <= kmax; k++) {
+			if (!n_total) {
+				cover(make_whole_plan(k, rounds, forced), below(k));
+				continue;
+			}
+			for (unsigned kp = 1; kp <= std::min(kpmax, k); kp++)
+				for (unsigned cc = c_lo; cc <= c_batched; cc++)
+					cover(make_plan(k, cc, kp, forced), below(kp));
+		}
 		if (nparts < CHUNKS_CAP)
 			nparts = CHUNKS_CAP;   // partials also hold the ones' per-thread sums
 		nred = (nparts + RBLOCK * RPER - 1) / (RBLOCK * RPER) + MAX_WINDOWS;
@@ -1299,7 +1308,7 @@ void host_horner(const host_curve<F> &hc, const jacobian_t<F> *jac, unsigned lev
 // in all; the first batch clears the running sums, the last reduces them
 // into h_out (which the others leave alone).
 struct batch_t {
-	size_t n_total;
+	size_t n_total, n_batch, n_dense;   // cuzk_msm_batch_shape
 	bool first, last;
 	void *running;   // running_layout(n_total).total bytes, untouched between the batches
 };
@@ -1312,8 +1321,9 @@ void run(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobi
 	using P = xyzz_t<F>;
 	if (n > (size_t(1) << 28) || (batch && batch->n_total > (size_t(1) << 28)))
 		gpu_fail(CUZK_E_INVAL, "msm: %zu points is more than the 2^28 supported", batch ? batch->n_total : n);
-	if (batch && (n == 0 || n > batch->n_total))
-		gpu_fail(CUZK_E_INVAL, "msm: a batch of %zu points in an MSM of %zu", n, batch->n_total);
+	if (batch && (n == 0 || n > batch->n_total || n > batch->n_batch))
+		gpu_fail(CUZK_E_INVAL, "msm: a batch of %zu points in an MSM of %zu in batches of at most %zu", n,
+			 batch->n_total, batch->n_batch);
 	if (batch && (!batch->running || reinterpret_cast<uintptr_t>(batch->running) % 256))
 		gpu_fail(CUZK_E_INVAL, "msm: a batched MSM needs its running sums' memory, 256-byte aligned");
 	if (n && (!d_bases || !d_scalars || !h_out))
@@ -1353,8 +1363,13 @@ void run(const void *d_bases, const void *d_scalars, size_t n, bool mont, jacobi
 	jacobian_t<F> *d_result = static_cast<jacobian_t<F> *>(at(L.result));
 	// A batched MSM's plan is the whole MSM's, fixed before any split.
 	const unsigned forced_windows = windows_from_env();
-	const plan_t batch_plan = batch ? make_batched_plan(batch->n_total, n, forced_windows, c_batched_from_env()) : plan_t{};
+	const plan_t batch_plan = batch ? make_batched_plan(batch->n_total, batch->n_batch, batch->n_dense, n,
+							    forced_windows, c_batched_from_env())
+					: plan_t{};
 	const running_layout<F> RL(batch ? batch->n_total : 0);
+	if (batch && RL.buckets + size_t(batch_plan.windows) * batch_plan.buckets * sizeof(P) > RL.total)
+		gpu_fail(CUZK_E_INTERNAL, "msm: a batched plan of %u windows of 2^%u buckets outgrows its running sums",
+			 batch_plan.windows, batch_plan.c - 1);
 	char *running = batch ? static_cast<char *>(batch->running) : nullptr;
 	P *run_buckets = batch ? reinterpret_cast<P *>(running + RL.buckets) : nullptr;
 	P *run_ones = batch ? reinterpret_cast<P *>(running + RL.ones) : nullptr;
@@ -1722,13 +1737,17 @@ void run_g2(const void *d_bases, const void *d_scalars, size_t n, bool mont, jac
 		return cuzk::msm::running_layout<F>(n_total).total;                                  \
 	}                                                                                             \
 	extern "C" int cuzk_msm_##name##_batch(const void *d_bases, const void *d_scalars, size_t n, \
-					     size_t n_total, int flags, int scalars_montgomery,      \
-					     void *h_out_jac, const cuzk_gpu_host_ops *ops,          \
-					     void *d_running, void *d_scratch, size_t scratch_bytes, \
-					     cudaStream_t s, cuzk_error *err)                        \
+					     const cuzk_msm_batch_shape *shape, int flags,            \
+					     int scalars_montgomery, void *h_out_jac,                 \
+					     const cuzk_gpu_host_ops *ops, void *d_running,           \
+					     void *d_scratch, size_t scratch_bytes, cudaStream_t s,   \
+					     cuzk_error *err)                                         \
 	{                                                                                             \
 		return cuzk::gpu_entry(err, [&] {                                            \
-			const cuzk::msm::batch_t b{n_total, (flags & CUZK_MSM_FIRST) != 0,             \
+			if (!shape)                                                                   \
+				cuzk::gpu_fail(CUZK_E_INVAL, "msm: a batched MSM without its shape"); \
+			const cuzk::msm::batch_t b{shape->n_total, shape->n_batch, shape->n_dense,     \
+						   (flags & CUZK_MSM_FIRST) != 0,                      \
 						   (flags & CUZK_MSM_LAST) != 0, d_running};           \
 			cuzk::msm::run<F>(d_bases, d_scalars, n, scalars_montgomery != 0,              \
 					  static_cast<cuzk::jacobian_t<F> *>(h_out_jac), d_scratch,     \

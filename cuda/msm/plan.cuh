@@ -146,15 +146,63 @@ inline plan_t make_whole_plan(unsigned k, bool rounds, unsigned forced = 0)
 
 // An MSM whose points come in batches (a streamed SRS: the points do not
 // fit the device at once) keeps its buckets from batch to batch and reduces
-// the windows once, after the last: one plan for the whole MSM, c from its
-// total size but at most C_BATCHED_MAX (two bucket arrays, the running one
-// and the batch's, of 15 windows x 2^16 XYZZ points: 189 MiB each for G1,
-// 377 for G2; c = 18 has the same 15 windows, 19 would take 1.4 GiB each
-// for G2), and the sort group from the batch's size.
+// the windows once, after the last: one plan for the whole MSM, c at most
+// C_BATCHED_MAX (two bucket arrays, the running one and the batch's, of 15
+// windows x 2^16 XYZZ points: 189 MiB each for G1, 377 for G2; c = 18 has
+// the same 15 windows, 19 would take 1.4 GiB each for G2), and the sort
+// group from the batch's size.
 constexpr unsigned C_BATCHED_MAX = 17;
-inline plan_t make_batched_plan(size_t n_total, size_t n_batch, unsigned forced = 0, unsigned c_max = C_BATCHED_MAX)
+
+// Each batch pays for every bucket of every window once more than a whole
+// MSM does: the batch's buckets are summed into the running ones (an XYZZ
+// addition and its traffic a bucket).  Where a batch has few dense scalars
+// (a witness's 0/1 queries: ~10% of a PoRep partition's aux) that is most
+// of its cost at c = 17, and fewer, narrower buckets win: a 2^27
+// partition's l, a, b_g1 and b_g2 under a 16 GiB budget, streamed in
+// batches of 2^22 points, took 177/135/46/126 ms at c = 17, 165/125/42/118
+// at 15, 167/127/43/121 at 14, 170/129/43/124 at 13 and 180/137/46/130 at
+// 12 (one H100; h, all dense, took 948 ms at 17 and 1029 at 15).  The
+// model: w windows cost w pairs a dense scalar, and each of their bucket
+// slots MERGE_PAIRS pairs a batch plus the model's 5 for the final
+// reduction (make_plan), which those figures fit and which keeps c = 17
+// for a dense MSM in 32 batches.  Windows narrower than C_BATCHED_MIN
+// measured no faster and would cost the sort buffers 16 bytes a point of a
+// batch for each window more.
+constexpr unsigned C_BATCHED_MIN = 15;
+constexpr double MERGE_PAIRS = 4.0;
+
+// The widest window of a batched MSM of n_total points in batches of at
+// most n_batch, about n_dense of whose scalars are neither 0 nor 1 (the
+// ones and zeros take no pairs): the same for each of its batches, since
+// it depends on those three alone.
+inline unsigned batched_c_max(size_t n_total, size_t n_batch, size_t n_dense, unsigned c_max = C_BATCHED_MAX)
 {
-	return make_plan(bitlen(n_total), c_max, bitlen(n_batch), forced);
+	const unsigned c_lo = c_max < C_BATCHED_MIN ? c_max : C_BATCHED_MIN;
+	if (!n_batch || n_batch > n_total)
+		n_batch = n_total;
+	const double batches = n_batch ? double((n_total + n_batch - 1) / n_batch) : 1.0;
+	const double m = double(n_dense < n_total ? n_dense : n_total);
+	unsigned best_c = c_max;
+	double best = 0;
+	for (unsigned w = (255 + c_max - 1) / c_max; w <= (255 + c_lo - 1) / c_lo; w++) {
+		const unsigned c = (255 + w - 1) / w, wide = 255 - w * (c - 1);
+		const double slots = double(wide) * double(size_t(1) << (c - 1)) +
+				     double(w - wide) * double(size_t(1) << (c - 2));
+		const double cost = w * m + (MERGE_PAIRS * batches + 5.0) * slots;
+		if (w == (255 + c_max - 1) / c_max || cost < best) {
+			best = cost;
+			best_c = c;
+		}
+	}
+	return best_c;
+}
+
+// A batched MSM's plan for a batch of n_this points: the windows from the
+// whole MSM (its total and batched_c_max), the sort group from the batch.
+inline plan_t make_batched_plan(size_t n_total, size_t n_batch, size_t n_dense, size_t n_this, unsigned forced = 0,
+				unsigned c_max = C_BATCHED_MAX)
+{
+	return make_plan(bitlen(n_total), batched_c_max(n_total, n_batch, n_dense, c_max), bitlen(n_this), forced);
 }
 
 // A sort group whose pairs are capped at `cap` (the batch-affine rounds'

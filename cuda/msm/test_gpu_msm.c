@@ -4,7 +4,8 @@
  * mostly-0/1 witness-like vectors, small scalars, canonical and Montgomery.
  *
  *   test_gpu_msm                 the quick table (make check)
- *   test_gpu_msm --large         adds 2^24 + 1 points (several window groups)
+ *   test_gpu_msm --large         adds 2^22 to 2^24 points (several window groups;
+ *                                batched, the windows a sparse estimate picks)
  *   test_gpu_msm --bench G K R [mont] [witness]  times R MSMs on curve G
  *                                (1|2) of 2^K points (canonical scalars, or in
  *                                Montgomery form with mont; random, or shaped
@@ -156,6 +157,7 @@ int main(int argc, char **argv)
 	static const struct msm_case large[] = {
 		{1, ((size_t)1 << 24) + 1, CUZK_MSM_RANDOM, 1},
 		{2, ((size_t)1 << 22) + 5, CUZK_MSM_WITNESS, 1},
+		{1, ((size_t)1 << 23) + 3, CUZK_MSM_WITNESS, 0},   /* batched: c = 15 from its estimate, 16 dense */
 	};
 	int failed = run_cases(quick, sizeof quick / sizeof quick[0]);
 	if (large_too)

@@ -6,6 +6,7 @@
 // scalar back with no carry left over and every digit within its window's
 // buckets; the two-dimensional window reduction's shape covers every bucket
 // once and its weighted sums add up (on integers).  Runs in every build (no GPU needed).
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -357,6 +358,52 @@ int main()
 		CHECK_MSG(band ? r.windows == cuzk::msm::ROUNDS_WINDOWS && r.c == 17 : r.windows == model.windows,
 			  "%s: %u windows of %u bits", what, r.windows, r.c);
 		CHECK_MSG(f.windows == 20, "2^%u with the rounds, 20 windows asked: %u", k, f.windows);
+	}
+	// A batched MSM's windows: a 2^27 PoRep partition's streamed queries in
+	// batches of 2^22 points (their 0/1 scalars ~90% of them: c = 15, as
+	// measured fastest; h all dense: c = 17), an asked narrower widest
+	// window kept, and the same windows for every batch of one MSM.
+	{
+		const size_t B = size_t(1) << 22;
+		const struct {
+			const char *what;
+			size_t n, dense;
+			unsigned c;
+		} q[] = {{"h", (size_t(1) << 27) - 1, (size_t(1) << 27) - 1, 17}, {"l", 130278541, 13027854, 15},
+			 {"a", 97779045, 9777904, 15},   {"b", 32568192, 3256819, 15}};
+		for (const auto &x : q) {
+			const unsigned c = cuzk::msm::batched_c_max(x.n, B, x.dense);
+			CHECK_MSG(c == x.c, "%s, %zu points of which %zu dense: c = %u, %u expected", x.what, x.n, x.dense,
+				  c, x.c);
+			CHECK_MSG(cuzk::msm::batched_c_max(x.n, B, x.dense, 12) == 12, "%s: c <= 12 asked", x.what);
+		}
+	}
+	// Every batched plan fits the running sums of its total's (the widest:
+	// running_layout, pippenger.cuh), and a batch's size changes its sort
+	// group alone.
+	for (unsigned k = 1; k <= 28; k++) {
+		const size_t n_total = (size_t(1) << k) - 1;
+		size_t running = 0;
+		for (unsigned j = 1; j <= k; j++) {
+			const plan_t p = cuzk::msm::make_plan(j, cuzk::msm::C_BATCHED_MAX);
+			running = std::max(running, size_t(p.windows) * p.buckets);
+		}
+		for (unsigned kb = 1; kb <= k; kb++)
+			for (unsigned kd = 0; kd <= k; kd++) {
+				const size_t n_batch = size_t(1) << (kb - 1), n_dense = kd ? (size_t(1) << (kd - 1)) : 0;
+				const plan_t p = cuzk::msm::make_batched_plan(n_total, n_batch, n_dense, n_batch);
+				const plan_t last = cuzk::msm::make_batched_plan(n_total, n_batch, n_dense, 1);
+				char what[96];
+				snprintf(what, sizeof what, "2^%u in batches of 2^%u, 2^%u dense", k, kb - 1, kd);
+				CHECK(plan_ok(p, cuzk::msm::C_BATCHED_MAX, what));
+				CHECK_MSG(p.c >= std::min(cuzk::msm::make_plan(k, cuzk::msm::C_BATCHED_MAX).c,
+							  cuzk::msm::C_BATCHED_MIN),
+					  "%s: c = %u", what, p.c);
+				CHECK_MSG(size_t(p.windows) * p.buckets <= running, "%s: %u windows of %zu buckets", what,
+					  p.windows, p.buckets);
+				CHECK_MSG(last.c == p.c && last.windows == p.windows && last.wide == p.wide,
+					  "%s: a short batch's windows differ", what);
+			}
 	}
 	// The model takes balanced windows where the top one used to be narrow.
 	const plan_t p16 = cuzk::msm::make_plan(16);

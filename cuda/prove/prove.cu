@@ -28,8 +28,8 @@ namespace {
 
 using msm_fn = int (*)(const void *, const void *, size_t, int, void *, const cuzk_gpu_host_ops *, void *, size_t,
 		       cudaStream_t, cuzk_error *);
-using msm_batch_fn = int (*)(const void *, const void *, size_t, size_t, int, int, void *, const cuzk_gpu_host_ops *,
-			     void *, void *, size_t, cudaStream_t, cuzk_error *);
+using msm_batch_fn = int (*)(const void *, const void *, size_t, const cuzk_msm_batch_shape *, int, int, void *,
+			     const cuzk_gpu_host_ops *, void *, void *, size_t, cudaStream_t, cuzk_error *);
 
 double ms_since(std::chrono::steady_clock::time_point t0)
 {
@@ -85,13 +85,15 @@ void msm_call(const msm_query &q, const void *bases, const fr_t *scalars, size_t
 		gpu_fail(e.code, "MSM of query %s (%zu points): %s", q.name, n, e.msg);
 }
 
-// Batch [at, at + n) of query q's streamed MSM (bases: the batch's points;
-// running: its sums between batches).
-void msm_batch_call(const msm_query &q, const void *bases, size_t at, size_t n, int flags, void *running,
-		    const msm_lane &ln)
+// Batch [at, at + n) of query q's streamed MSM in batches of B points
+// (bases: the batch's points; running: its sums between batches; n_dense:
+// about how many of its scalars are neither 0 nor 1, the same each batch).
+void msm_batch_call(const msm_query &q, const void *bases, size_t at, size_t n, size_t B, size_t n_dense,
+		    int flags, void *running, const msm_lane &ln)
 {
 	cuzk_error e{};
-	if (q.batch_fn(bases, q.scalars + at, n, q.n, flags, q.montgomery, q.out, q.ops, running, ln.scratch,
+	const cuzk_msm_batch_shape shape{q.n, B, n_dense};
+	if (q.batch_fn(bases, q.scalars + at, n, &shape, flags, q.montgomery, q.out, q.ops, running, ln.scratch,
 		       ln.scratch_bytes, ln.stream, &e))
 		gpu_fail(e.code, "MSM of query %s (points %zu..%zu of %zu): %s", q.name, at, at + n, q.n, e.msg);
 }
@@ -116,12 +118,16 @@ span_range run_msm(const msm_query &q, const msm_lane &ln, span_log &spans)
 
 // One query of a streamed SRS: where its running sums live, what the
 // compute stream must do before its first batch (wait for its scalars,
-// write them), and the spans its batches ran as.
+// write them), and the spans its batches ran as.  A witness's scalars
+// (sparse) are mostly 0 and 1: their dense count is estimated once they
+// are written, for the MSM's windows; h's, an NTT's output, are all dense.
 struct stream_job {
 	const msm_query *q;
 	void *running;
 	std::function<void()> before;
 	double *ms_out;   // where its device time goes (cuzk_gpu_timings)
+	bool sparse;
+	size_t n_dense = 0;   // all n where not sparse
 	std::vector<size_t> spans;
 	size_t batches(size_t B) const { return (q->n + B - 1) / B; }
 	// Device time of its batches (they take turns with another query's,
@@ -152,7 +158,7 @@ struct copy_pieces {
 // split, before its accumulation ran), so the copy engine runs as far ahead
 // as the ring holds.
 void run_streamed(workspace &ws, const proof_layout &L, const msm_lane &ln, size_t B, span_log &spans,
-		  stream_job *jobs, const std::vector<batch_step> &steps, const copy_pieces &extra)
+		  stream_job *jobs, const std::vector<batch_step> &steps, const copy_pieces &extra, void *d_count)
 {
 	size_t pieces = 0;
 	auto queue_pieces = [&](size_t upto) {
@@ -200,9 +206,16 @@ void run_streamed(workspace &ws, const proof_layout &L, const msm_lane &ln, size
 		const size_t k = steps[g].k, last = j.batches(B) - 1;
 		if (k == 0 && j.before)
 			j.before();
+		if (k == 0) {
+			j.n_dense = j.q->n;
+			cuzk_error e{};
+			if (j.sparse && cuzk_msm_dense_estimate(j.q->scalars, j.q->n, j.q->montgomery, &j.n_dense, d_count,
+								ln.stream, &e))
+				gpu_fail(e.code, "scalars of query %s: %s", j.q->name, e.msg);
+		}
 		copied[g].wait_on(ln.stream);
 		const size_t sp = spans.begin(j.q->span_msm, ln.lane, ln.stream);
-		msm_batch_call(*j.q, ring + place[g].off, k * B, count(steps[g]),
+		msm_batch_call(*j.q, ring + place[g].off, k * B, count(steps[g]), B, j.n_dense,
 			       (k == 0 ? CUZK_MSM_FIRST : 0) | (k == last ? CUZK_MSM_LAST : 0), j.running, ln);
 		spans.end(sp, ln.stream);
 		used[g].record(ln.stream);
@@ -515,11 +528,11 @@ extern "C" int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, c
 				compact_a(ws.compute);
 				spans.end(sp, ws.compute);
 			};
-			stream_job jobs[5] = {{&q_h, run0, nullptr, &tm.msm_h_ms, {}},
-					      {&q_l, run1, [&] { all_ready.wait_on(ws.compute); }, &tm.msm_l_ms, {}},
-					      {&q_b1, run1, scalars_b, &tm.msm_b_g1_ms, {}},
-					      {&q_b2, run1, scalars_b, &tm.msm_b_g2_ms, {}},
-					      {&q_a, run0, scalars_a, &tm.msm_a_ms, {}}};
+			stream_job jobs[5] = {{&q_h, run0, nullptr, &tm.msm_h_ms, false},
+					      {&q_l, run1, [&] { all_ready.wait_on(ws.compute); }, &tm.msm_l_ms, true},
+					      {&q_b1, run1, scalars_b, &tm.msm_b_g1_ms, true},
+					      {&q_b2, run1, scalars_b, &tm.msm_b_g2_ms, true},
+					      {&q_a, run0, scalars_a, &tm.msm_a_ms, true}};
 			if (ab_in_c) {   // a among the secondaries, right after l
 				jobs[4].running = run1;
 				std::rotate(jobs + 2, jobs + 4, jobs + 5);
@@ -554,7 +567,10 @@ extern "C" int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, c
 						all_ready.record(ws.copy);
 				};
 			}
-			run_streamed(ws, L, lane, batch, spans, jobs, stream_schedule(counts, lead, ab_in_c ? 5 : 4), aux_up);
+			// The dense estimates' count goes where the bitmaps' was (their
+			// compaction, before each estimate on the same stream, is done).
+			run_streamed(ws, L, lane, batch, spans, jobs, stream_schedule(counts, lead, ab_in_c ? 5 : 4), aux_up,
+				     base + L.off_density);
 			for (size_t sp : aux_spans)
 				aux_copy_ms += spans.span_ms(sp);
 			for (const stream_job &j : jobs)
