@@ -165,7 +165,10 @@ constexpr unsigned C_BATCHED_MAX = 17;
 // model: w windows cost w pairs a dense scalar, and each of their bucket
 // slots MERGE_PAIRS pairs a batch plus the model's 5 for the final
 // reduction (make_plan), which those figures fit and which keeps c = 17
-// for a dense MSM in 32 batches.  Windows narrower than C_BATCHED_MIN
+// for a dense MSM in 32 batches; in half as many batches (2^23 points,
+// a 24 GiB budget) c = 15 measured within 1% of 17, where the model still
+// takes 15 (docs/BENCHMARKS.md, "Issue 10's figures, 2026-12-07 (seventh
+// session)").  Windows narrower than C_BATCHED_MIN
 // measured no faster and would cost the sort buffers 16 bytes a point of a
 // batch for each window more.
 constexpr unsigned C_BATCHED_MIN = 15;
