@@ -6,6 +6,7 @@
 #include "msm/msm.cuh"
 #include "msm/scalar.cuh"
 #include "util/check.cuh"
+#include "util/warp_count.cuh"
 
 namespace {
 
@@ -22,10 +23,7 @@ __global__ void __launch_bounds__(SAMPLE_THREADS) count_dense_samples(unsigned l
 		uint64_t s[4];
 		c += cuzk::msm_scalar::load(s, scalars, i * n / samples, mont) == cuzk::msm_scalar::kind::other;
 	}
-	for (int d = 16; d > 0; d /= 2)
-		c += __shfl_down_sync(0xffffffffu, c, d);
-	if ((threadIdx.x & 31) == 0 && c)
-		atomicAdd(count, c);
+	cuzk::warp_count_add(count, c);
 }
 
 } // namespace

@@ -4,6 +4,7 @@
 #include <cub/device/device_scan.cuh>
 
 #include "util/check.cuh"
+#include "util/warp_count.cuh"
 
 namespace cuzk {
 
@@ -47,10 +48,7 @@ __global__ void __launch_bounds__(DENSITY_THREADS) count_bits(unsigned long long
 			x &= (1ull << (n & 63)) - 1;   // bits past n are not values
 		c += __popcll(x);
 	}
-	for (int d = 16; d > 0; d /= 2)
-		c += __shfl_down_sync(0xffffffffu, c, d);
-	if ((threadIdx.x & 31) == 0 && c)
-		atomicAdd(total, c);
+	warp_count_add(total, c);
 }
 
 size_t cub_bytes(size_t W)
