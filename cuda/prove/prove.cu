@@ -208,8 +208,18 @@ void run_streamed(workspace &ws, const proof_layout &L, const msm_lane &ln, size
 			j.before();
 		if (k == 0) {
 			j.n_dense = j.q->n;
+			// b_g1 and b_g2 take the same scalars: one estimate serves both.
+			const stream_job *same = nullptr;
+			for (size_t p = 0; p < g && j.sparse && !same; p++) {
+				const stream_job &o = jobs[steps[p].job];
+				if (steps[p].k == 0 && o.sparse && o.q->scalars == j.q->scalars && o.q->n == j.q->n &&
+				    o.q->montgomery == j.q->montgomery)
+					same = &o;
+			}
 			cuzk_error e{};
-			if (j.sparse && cuzk_msm_dense_estimate(j.q->scalars, j.q->n, j.q->montgomery, &j.n_dense, d_count,
+			if (same)
+				j.n_dense = same->n_dense;
+			else if (j.sparse && cuzk_msm_dense_estimate(j.q->scalars, j.q->n, j.q->montgomery, &j.n_dense, d_count,
 								ln.stream, &e))
 				gpu_fail(e.code, "scalars of query %s: %s", j.q->name, e.msg);
 		}
