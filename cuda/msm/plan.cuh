@@ -167,8 +167,9 @@ constexpr unsigned C_BATCHED_MAX = 17;
 // reduction (make_plan), which those figures fit and which keeps c = 17
 // for a dense MSM in 32 batches; in half as many batches (2^23 points,
 // a 24 GiB budget) c = 15 measured within 1% of 17, where the model still
-// takes 15 (docs/BENCHMARKS.md, "Issue 10's figures, 2026-12-07 (seventh
-// session)").  Windows narrower than C_BATCHED_MIN
+// takes 15, and a constant of 2 (which takes 16 there) measured the same
+// as 4 (docs/BENCHMARKS.md, "Issue 10's figures, 2026-12-07, seventh and
+// eighth sessions").  Windows narrower than C_BATCHED_MIN
 // measured no faster and would cost the sort buffers 16 bytes a point of a
 // batch for each window more.
 constexpr unsigned C_BATCHED_MIN = 15;
