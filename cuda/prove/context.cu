@@ -191,66 +191,117 @@ size_t cuzk::pick_stream_batch(size_t nc, size_t ni, size_t na, size_t n_a, size
 	return STREAM_BATCH_MIN;
 }
 
-std::unique_ptr<workspace> cuzk_gpu_dev::take_workspace(size_t bytes, std::initializer_list<size_t> want_list)
+std::unique_ptr<workspace> cuzk_gpu_dev::take_workspace(size_t bytes, std::initializer_list<size_t> want_list,
+							 workspace_claim *claim)
 {
 	std::vector<size_t> wants(want_list);
 	std::unique_lock<std::mutex> g(mu);
 	std::vector<size_t> sizes;
 	for (;;) {
-		sizes.clear();
-		for (const auto &ws : idle)
-			sizes.push_back(ws->mem.size());
-		const size_t free = budget->budget() - std::min(budget->budget(), budget->reserved());
-		const workspace_pick pick = pick_workspace(sizes.data(), sizes.size(), bytes, wants.data(), wants.size(), free, busy);
-		if (pick.idle != workspace_pick::npos) {
-			std::unique_ptr<workspace> ws = std::move(idle[pick.idle]);
-			idle.erase(idle.begin() + (std::ptrdiff_t)pick.idle);
-			busy++;
-			busy_bytes += ws->mem.size();
-			return ws;
-		}
-		const size_t fresh = pick.fresh;
-		if (fresh && budget->try_reserve(fresh)) {
-			busy++;
-			busy_bytes += fresh;
-			const unsigned id = workspaces_made++;
-			g.unlock();
-			try {
-				return std::make_unique<workspace>(*budget, fresh, id);
-			} catch (...) {
-				std::lock_guard<std::mutex> g2(mu);
-				busy--;
-				busy_bytes -= fresh;
-				throw;
+		// The cap (tests) makes a proof wait as on a card that holds no more.
+		if (!max_workspaces || busy < max_workspaces) {
+			sizes.clear();
+			for (const auto &ws : idle)
+				sizes.push_back(ws->mem.size());
+			const size_t free = budget->budget() - std::min(budget->budget(), budget->reserved());
+			const workspace_pick pick = pick_workspace(sizes.data(), sizes.size(), bytes, wants.data(), wants.size(), free, busy);
+			if (pick.idle != workspace_pick::npos) {
+				std::unique_ptr<workspace> ws = std::move(idle[pick.idle]);
+				idle.erase(idle.begin() + (std::ptrdiff_t)pick.idle);
+				busy++;
+				busy_bytes += ws->mem.size();
+				return ws;
 			}
+			const size_t fresh = pick.fresh;
+			if (fresh && budget->try_reserve(fresh)) {
+				busy++;
+				busy_bytes += fresh;
+				const unsigned id = workspaces_made++;
+				g.unlock();
+				try {
+					return std::make_unique<workspace>(*budget, fresh, id);
+				} catch (...) {
+					std::lock_guard<std::mutex> g2(mu);
+					busy--;
+					busy_bytes -= fresh;
+					throw;
+				}
+			}
+			if (fresh > bytes) {   // reserved by someone else meanwhile (an SRS upload)
+				wants.clear();
+				continue;
+			}
+			// Too small idle arenas give their memory back for a bigger one.
+			if (!idle.empty()) {
+				idle.clear();
+				continue;
+			}
+			if (!busy)
+				gpu_fail(CUZK_E_VRAM,
+					 "a proof needs %zu MiB of VRAM but the budget is %zu MiB with %zu MiB reserved "
+					 "(resident SRS and tables)",
+					 bytes >> 20, budget->budget() >> 20, budget->reserved() >> 20);
 		}
-		if (fresh > bytes) {   // reserved by someone else meanwhile (an SRS upload)
-			wants.clear();
-			continue;
-		}
-		// Too small idle arenas give their memory back for a bigger one.
-		if (!idle.empty()) {
-			idle.clear();
-			continue;
-		}
-		if (!busy)
-			gpu_fail(CUZK_E_VRAM,
-				 "a proof needs %zu MiB of VRAM but the budget is %zu MiB with %zu MiB reserved "
-				 "(resident SRS and tables)",
-				 bytes >> 20, budget->budget() >> 20, budget->reserved() >> 20);
-		// Another proof holds an arena: wait until one comes back.
+		// Another proof holds an arena: claim one whose A is free (its a
+		// then crosses PCIe while that proof ends, not after it), or wait
+		// until one comes back or lends its A.
+		if (claim)
+			for (auto it = lending.begin(); it != lending.end(); ++it)
+				if ((*it)->mem.size() >= bytes) {
+					workspace *ws = *it;
+					lending.erase(it);
+					ws->claimed = true;
+					*claim = workspace_claim{ws, ws->lend_off, ws->lend_bytes};
+					return nullptr;
+				}
 		const unsigned long gen = returned;
 		returned_cv.wait(g, [&] { return returned != gen; });
 	}
+}
+
+std::unique_ptr<workspace> cuzk_gpu_dev::receive_claimed(workspace *claimed_ws)
+{
+	std::unique_lock<std::mutex> g(mu);
+	for (;;) {
+		for (auto it = handed.begin(); it != handed.end(); ++it)
+			if (it->get() == claimed_ws) {
+				std::unique_ptr<workspace> ws = std::move(*it);
+				handed.erase(it);
+				ws->claimed = false;
+				return ws;
+			}
+		const unsigned long gen = returned;
+		returned_cv.wait(g, [&] { return returned != gen; });
+	}
+}
+
+void cuzk_gpu_dev::lend_a(workspace &ws, size_t off, size_t bytes)
+{
+	ws.lend_ready.record(ws.compute);
+	{
+		std::lock_guard<std::mutex> g(mu);
+		if (ws.claimed || std::find(lending.begin(), lending.end(), &ws) != lending.end())
+			return;
+		ws.lend_off = off;
+		ws.lend_bytes = bytes;
+		lending.push_back(&ws);
+		returned++;
+	}
+	returned_cv.notify_all();
 }
 
 void cuzk_gpu_dev::give_workspace(std::unique_ptr<workspace> ws)
 {
 	{
 		std::lock_guard<std::mutex> g(mu);
-		busy_bytes -= ws->mem.size();
-		idle.push_back(std::move(ws));
-		busy--;
+		lending.erase(std::remove(lending.begin(), lending.end(), ws.get()), lending.end());
+		if (ws->claimed) {   // still busy: its claimant's now
+			handed.push_back(std::move(ws));
+		} else {
+			busy_bytes -= ws->mem.size();
+			idle.push_back(std::move(ws));
+			busy--;
+		}
 		returned++;
 	}
 	returned_cv.notify_all();
@@ -317,6 +368,8 @@ extern "C" int cuzk_gpu_open(cuzk_gpu_dev **ret, int device, size_t budget_bytes
 		dev->device = device;
 		dev->total_mem = total_b;
 		dev->msm_streams = msm_streams;
+		if ((env = getenv("CUZK_GPU_WORKSPACES")) && *env)
+			dev->max_workspaces = (unsigned)std::min<unsigned long long>(strtoull(env, nullptr, 10), 1u << 16);
 		if ((env = getenv("CUZK_GPU_STREAM_BATCH")) && *env) {
 			dev->stream_batch = std::max<size_t>(1, strtoull(env, nullptr, 10));
 			dev->never_resident = true;

@@ -143,6 +143,16 @@ struct workspace {
 	// The streams of MSMs side by side, made the first time a proof asks
 	// for them (most proofs never do) and kept with the arena.
 	std::unique_ptr<stream_t> msm[MSM_STREAMS_MAX];
+	// A proof past h's MSM reads A no more (prove.cu): it lends A's bytes
+	// [lend_off, lend_off + lend_bytes) to a proof that would otherwise wait
+	// for a workspace, which claims this one (take_workspace) and copies its
+	// a there on `early` while the lender finishes, then takes the whole
+	// workspace when the lender gives it back.  lend_off, lend_bytes and
+	// claimed are the device's, under its mu.
+	stream_t early;
+	event_t lend_ready;   // on compute, when A was lent
+	size_t lend_off = 0, lend_bytes = 0;
+	bool claimed = false;
 	workspace(vram_budget &b, size_t bytes, unsigned ws_id)
 	    : mem(b, bytes, "a proof's working memory"), id(ws_id)
 	{
@@ -161,11 +171,19 @@ struct workspace {
 	void drain() noexcept
 	{
 		cudaStreamSynchronize(copy);
+		cudaStreamSynchronize(early);
 		cudaStreamSynchronize(compute);
 		for (const auto &s : msm)
 			if (s)
 				cudaStreamSynchronize(*s);
 	}
+};
+
+// A busy workspace that take_workspace claimed for its caller (ws null:
+// none), and the bytes of A its lender left free.
+struct workspace_claim {
+	workspace *ws = nullptr;
+	size_t off = 0, bytes = 0;
 };
 
 } // namespace cuzk
@@ -185,8 +203,11 @@ struct cuzk_gpu_dev {
 	std::vector<std::unique_ptr<cuzk::workspace>> idle;      // workspaces not in use
 	unsigned busy = 0;                                       // workspaces in use
 	size_t busy_bytes = 0;                                   // their sizes
-	unsigned long returned = 0;                              // give_workspace calls so far
+	unsigned long returned = 0;                              // give_workspace and lend_a calls so far
 	unsigned workspaces_made = 0;                            // ids of new workspaces
+	unsigned max_workspaces = 0;                             // tests ($CUZK_GPU_WORKSPACES): a cap, 0 none
+	std::vector<cuzk::workspace *> lending;                  // busy, A lent, not claimed
+	std::vector<std::unique_ptr<cuzk::workspace>> handed;    // given back, not yet taken by their claimants
 	std::condition_variable returned_cv;
 	// Registered witnesses cross PCIe one proof after another, in the
 	// order they are queued: each proof's copy stream waits on the device
@@ -203,7 +224,18 @@ struct cuzk_gpu_dev {
 	// while no other proof holds one, where two such could ever share it:
 	// workspace_pick.cuh); waits while other proofs hold theirs and the
 	// budget is short, fails with CUZK_E_VRAM when `bytes` can never fit.
-	std::unique_ptr<cuzk::workspace> take_workspace(size_t bytes, std::initializer_list<size_t> wants = {});
+	// Where it would wait and `claim` is given, it claims instead a busy
+	// workspace of at least `bytes` whose A is lent, and returns null: the
+	// caller may write the lent bytes (after ws->lend_ready, on ws->early)
+	// and must then take it with receive_claimed, on every path.
+	std::unique_ptr<cuzk::workspace> take_workspace(size_t bytes, std::initializer_list<size_t> wants = {},
+							cuzk::workspace_claim *claim = nullptr);
+	// A claimed workspace, once its lender has given it back.
+	std::unique_ptr<cuzk::workspace> receive_claimed(cuzk::workspace *ws);
+	// ws's proof no longer reads [off, off + bytes) (its A): another proof
+	// may claim the workspace and write them.  Once a proof.
+	void lend_a(cuzk::workspace &ws, size_t off, size_t bytes);
+	// Back to the idle pool, or to its claimant.
 	void give_workspace(std::unique_ptr<cuzk::workspace> ws);
 	// Bytes a new workspace could have now without waiting: the budget not
 	// reserved, and the idle arenas take_workspace would give back for it.

@@ -352,19 +352,27 @@ extern "C" int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, c
 				 "a %zu, b_g1 %zu, b_g2 %zu, %zu inputs)", srs->n_h, least.m - 1, srs->n_l, na, n_a, n_b,
 				 srs->n_b_g2, ni);
 
+		const bool pinned = w->pinned != 0;
 		workspace_lease lease{dev, nullptr};
+		// A registered witness may claim a workspace whose proof is past
+		// h's MSM, and copy its a into that proof's A before taking it (the
+		// copy then runs while that proof ends, not ahead of this one's
+		// NTTs); a pageable one would need the staging ring, still the
+		// lender's.
+		workspace_claim claim;
 		try {
-			lease.ws = dev->take_workspace(least.total, {fast.total, lent.total});
+			lease.ws = dev->take_workspace(least.total, {fast.total, lent.total}, pinned ? &claim : nullptr);
 		} catch (const gpu_error &e) {
 			if (least.msm_streams > 1)
 				gpu_fail(e.code, "%s (with %u MSM streams, $CUZK_GPU_MSM_STREAMS)", e.msg.c_str(),
 					 least.msm_streams);
 			throw;
 		}
-		workspace &ws = *lease.ws;
-		const proof_layout &L = ws.mem.size() >= fast.total ? fast : ws.mem.size() >= lent.total ? lent : least;
-		span_log spans(ws.copy);
-		char *base = ws.mem.as<char>();
+		workspace *wsp = lease.ws ? lease.ws.get() : claim.ws;
+		const size_t ws_bytes = wsp->mem.size();
+		const proof_layout &L = ws_bytes >= fast.total ? fast : ws_bytes >= lent.total ? lent : least;
+		span_log spans(lease.ws ? wsp->copy : wsp->early);
+		char *base = wsp->mem.as<char>();
 		fr_t *A = reinterpret_cast<fr_t *>(base + L.off_a), *Bv = reinterpret_cast<fr_t *>(base + L.off_b),
 		     *C = reinterpret_cast<fr_t *>(base + L.off_c), *aux = reinterpret_cast<fr_t *>(base + L.off_aux),
 		     *input = reinterpret_cast<fr_t *>(base + L.off_input);
@@ -372,7 +380,31 @@ extern "C" int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, c
 		const size_t aux_words = (na + 63) / 64, in_words = (ni + 63) / 64;
 		uint64_t *a_aux_bits = bits, *b_aux_bits = bits + aux_words, *b_in_bits = bits + 2 * aux_words;
 		const size_t fr = sizeof(fr_t);
-		const bool pinned = w->pinned != 0;
+		// One event per input: h's first two transforms of a need a alone,
+		// so they run while b and c are still crossing PCIe.
+		event_t in_ready[3];
+		const bool early = claim.ws && L.off_a == claim.off && L.m * fr <= claim.bytes;
+		size_t sp_early = 0;
+		if (claim.ws) {
+			try {
+				if (early) {
+					std::lock_guard<std::mutex> g(dev->upload_mu);
+					dev->upload_tail.wait_on(wsp->early);
+					wsp->lend_ready.wait_on(wsp->early);
+					sp_early = spans.begin("upload a (early)", CUZK_GPU_LANE_COPY, wsp->early);
+					CUDA_OK(cudaMemcpyAsync(A, w->a, nc * fr, cudaMemcpyHostToDevice, wsp->early));
+					CUDA_OK(cudaMemsetAsync(A + nc, 0, (L.m - nc) * fr, wsp->early));
+					spans.end(sp_early, wsp->early);
+					in_ready[0].record(wsp->early);
+					dev->upload_tail.record(wsp->early);
+				}
+			} catch (...) {
+				lease.ws = dev->receive_claimed(claim.ws);
+				throw;
+			}
+			lease.ws = dev->receive_claimed(claim.ws);
+		}
+		workspace &ws = *lease.ws;
 
 		// Copies on ws.copy, in the order the compute stream needs them: the
 		// bitmaps first (straight from the client's registered memory when
@@ -394,12 +426,9 @@ extern "C" int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, c
 		upload(ws, b_aux_bits, w->b_aux_density, aux_words * 8, pinned);
 		upload(ws, b_in_bits, w->b_input_density, in_words * 8, pinned);
 		bits_ready.record(ws.copy);
-		// One event per input: h's first two transforms of a need a alone,
-		// so they run while b and c are still crossing PCIe.
 		const void *src[3] = {w->a, w->b, w->c};
 		fr_t *dst[3] = {A, Bv, C};
-		event_t in_ready[3];
-		for (int i = 0; i < 3; i++) {
+		for (int i = early ? 1 : 0; i < 3; i++) {
 			upload(ws, dst[i], src[i], nc * fr, pinned);
 			CUDA_OK(cudaMemsetAsync(dst[i] + nc, 0, (L.m - nc) * fr, ws.copy));
 			in_ready[i].record(ws.copy);
@@ -505,6 +534,8 @@ extern "C" int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, c
 			tm.upload_ms = L.aux_in_a ? abc_ready.ms_since(up_start) + all_ready.ms_since(rest_start)
 						  : all_ready.ms_since(up_start);
 			tm.ntt_ms = ntt_done.ms_since(ntt_start);
+			if (early)
+				tm.upload_ms += spans.span_ms(sp_early);
 		};
 		// Each MSM's time is its spans' device time: a host clock around
 		// run_msm would also count the NTTs and copies queued before it,
@@ -587,7 +618,7 @@ extern "C" int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, c
 				*j.ms_out = j.ms(spans);
 			copy_times();
 			if (aux_pieces)   // the pieces' own time, not h's batches between them
-				tm.upload_ms = abc_ready.ms_since(up_start) + aux_copy_ms;
+				tm.upload_ms = abc_ready.ms_since(up_start) + aux_copy_ms + (early ? spans.span_ms(sp_early) : 0);
 		} else if (L.msm_streams == 1) {
 			// One after another on the compute stream: h and l, with the
 			// NTT's b and c added to their scratch (free until the A and B
@@ -596,6 +627,9 @@ extern "C" int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, c
 			const msm_lane lane{ws.compute, CUZK_GPU_LANE_COMPUTE, base + L.off_msm, L.msm_bytes};
 			const msm_lane lane_hl{ws.compute, CUZK_GPU_LANE_COMPUTE, base + L.off_b, L.lane_hl_bytes()};
 			const span_range span_h = run_msm(q_h, lane_hl, spans);
+			// h's scalars were A's last use: a proof waiting for this
+			// workspace may copy its a there now.
+			dev->lend_a(ws, L.off_a, L.m * fr);
 			tm.msm_h_ms = spans.range_ms(span_h.first, span_h.last);
 			copy_times();
 			all_ready.wait_on(ws.compute);

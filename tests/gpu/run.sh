@@ -227,6 +227,19 @@ k14_with() {
 	env "$2" "$CUZK" prove --params "$d/c.params" --witness "$d/c.witness" \
 		--out "$d/$1.proof" --backend gpu --seed $SEED && cmp "$d/cpu.proof" "$d/$1.proof"
 }
+# One workspace ($CUZK_GPU_WORKSPACES, tests) and two provers: the one
+# waiting claims the workspace once the other's h is summed and copies its
+# a into A before it takes it (prove.cu, lend_a).  Six partitions, each
+# verified by the benchmark, and the early copies on its timeline.
+early_a() {
+	d=$W/early
+	mkdir -p "$d"
+	CUZK_GPU_WORKSPACES=1 CUZK_GPU_MSM_STREAMS=1 "$CUZK" bench prove --backend gpu --shape porep \
+		--log-constraints 16 --seed 6 --pin --partitions 6 --parallel 2 --trace "$d/trace.json" || return 2
+	n=$(grep -o '"upload a (early)"' "$d/trace.json" | wc -l)
+	echo "early copies of a: $n"
+	[ "$n" -ge 1 ]
+}
 # A budget that cannot hold one proof fails up front with a VRAM error (no
 # CUDA out-of-memory half-way through).
 too_small() {
@@ -260,6 +273,7 @@ if [ -f "$W/k14/cpu.proof" ]; then
 		k14_with after CUZK_SRS_UPLOAD_OVERLAP=0
 fi
 step "bench porep 2^16 from a file: upload beside decoding, verified" bench-file.log bench_from_file
+step "bench porep 2^16, one workspace, two provers: the next a copied early, verified" early-a.log early_a
 if [ -f "$W/k16/c.witness" ]; then
 	step "prove 2^16 in a 24 MiB budget: clear VRAM error" small.log too_small
 fi
