@@ -4,6 +4,7 @@
 #include "prove/context.cuh"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 
@@ -137,6 +138,19 @@ proof_layout plan_proof(size_t num_constraints, size_t num_inputs, size_t num_au
 	o += L.stream_bytes;
 	L.total = o;
 	return L;
+}
+
+unsigned max_workspaces_from_env()
+{
+	const char *env = getenv("CUZK_GPU_WORKSPACES");
+	if (!env || !*env)
+		return 0;
+	char *end = nullptr;
+	errno = 0;
+	const unsigned long long n = strtoull(env, &end, 10);
+	if (errno || *end || env[0] < '1' || env[0] > '9' || n > 1024)
+		gpu_fail(CUZK_E_INVAL, "CUZK_GPU_WORKSPACES is \"%.64s\": it must be 1..1024 (or unset: no cap)", env);
+	return (unsigned)n;
 }
 
 unsigned msm_streams_from_env()
@@ -349,7 +363,7 @@ extern "C" int cuzk_gpu_open(cuzk_gpu_dev **ret, int device, size_t budget_bytes
 	*ret = nullptr;
 	return gpu_entry(err, [&] {
 		// A bad setting is reported as such, device or not.
-		const unsigned msm_streams = msm_streams_from_env();
+		const unsigned msm_streams = msm_streams_from_env(), max_workspaces = max_workspaces_from_env();
 		const int n = cuzk_gpu_device_count();
 		if (device < 0 || device >= n)
 			gpu_fail(CUZK_E_INVAL, "no such device (%d found)", n);
@@ -368,8 +382,7 @@ extern "C" int cuzk_gpu_open(cuzk_gpu_dev **ret, int device, size_t budget_bytes
 		dev->device = device;
 		dev->total_mem = total_b;
 		dev->msm_streams = msm_streams;
-		if ((env = getenv("CUZK_GPU_WORKSPACES")) && *env)
-			dev->max_workspaces = (unsigned)std::min<unsigned long long>(strtoull(env, nullptr, 10), 1u << 16);
+		dev->max_workspaces = max_workspaces;
 		if ((env = getenv("CUZK_GPU_STREAM_BATCH")) && *env) {
 			dev->stream_batch = std::max<size_t>(1, strtoull(env, nullptr, 10));
 			dev->never_resident = true;

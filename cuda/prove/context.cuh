@@ -58,6 +58,10 @@ static_assert(CUZK_GPU_LANE_COMPUTE_2 + MSM_STREAMS_MAX - 1 == CUZK_GPU_LANE_COM
 // unset or empty, MSM_STREAMS_DEFAULT.  Anything else is CUZK_E_INVAL.
 // plan_proof resolves MSM_STREAMS_SMALL by the domain.
 unsigned msm_streams_from_env();
+// $CUZK_GPU_WORKSPACES (tests): at most that many proof workspaces, 1..1024,
+// so that proofs take turns as on a card that holds one; unset or empty, 0
+// (no cap).  Anything else is CUZK_E_INVAL.
+unsigned max_workspaces_from_env();
 
 // A resident SRS: all five point arrays in one allocation; h in bit-reversed
 // order (position p holds h[bitrev(p)]), matching the order the NTT leaves

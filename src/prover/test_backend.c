@@ -144,6 +144,28 @@ static void check_msm_streams(const groth16_params *p, const groth16_witness_vie
 #endif
 }
 
+/* $CUZK_GPU_WORKSPACES (a cap for tests): a bad value is refused when a
+ * device is opened, before the device is looked at, like the stream count:
+ * a typo must not pass for "no cap". */
+static void check_workspaces_env(void)
+{
+#ifdef CUZK_HAVE_CUDA
+	static const char *const bad[] = { "0", "x", "1x", "-1", " 2", "+2", "1025", "99999999999999999999" };
+	const struct groth16_backend *be = &groth16_backend_gpu;
+	groth16_device *dev;
+	cuzk_error err;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		setenv("CUZK_GPU_WORKSPACES", bad[i], 1);
+		err.msg[0] = 0;
+		CHECK_MSG(be->open(&dev, 0, 0, &err) == -CUZK_E_INVAL && strstr(err.msg, "CUZK_GPU_WORKSPACES"),
+			  "CUZK_GPU_WORKSPACES=\"%s\": %s", bad[i], err.msg);
+	}
+	unsetenv("CUZK_GPU_WORKSPACES");
+	printf("backend gpu: bad workspace caps refused by name\n");
+#endif
+}
+
 /* Params uploaded in parts (odd sizes, every query in several, h's last
  * part in the middle of a copy run) as the loader's decoded run would
  * deliver them: the proof from the resident copy has the CPU's bytes. */
@@ -206,6 +228,7 @@ int main(void)
 	check_backend(&groth16_backend_cpu, &p, &w);
 	check_backend(&groth16_backend_gpu, &p, &w);
 	check_msm_streams(&p, &w);
+	check_workspaces_env();
 	check_upload(&groth16_backend_cpu, &p, &w);
 	check_upload(&groth16_backend_gpu, &p, &w);
 	CHECK(groth16_backend_find(&be, "cpu", &err) == 0 && be == &groth16_backend_cpu);

@@ -220,6 +220,14 @@ bad_streams() {
 		--out "$d/bad.proof" --backend gpu --seed $SEED 2>"$d/bad.err" &&
 		grep -q "CUZK_GPU_MSM_STREAMS" "$d/bad.err" && cat "$d/bad.err"
 }
+# So is a bad workspace cap (a test setting, but a typo must not pass for
+# no cap).
+bad_workspaces() {
+	d=$W/k14
+	! CUZK_GPU_WORKSPACES=1x "$CUZK" prove --params "$d/c.params" --witness "$d/c.witness" \
+		--out "$d/bad.proof" --backend gpu --seed $SEED 2>"$d/bad-ws.err" &&
+		grep -q "CUZK_GPU_WORKSPACES" "$d/bad-ws.err" && cat "$d/bad-ws.err"
+}
 # k14_with NAME VAR=VALUE: the 2^14 proof on the GPU with one setting in the
 # environment writes the CPU's bytes.
 k14_with() {
@@ -267,6 +275,7 @@ if [ -f "$W/k14/cpu.proof" ]; then
 	step "prove porep 2^14, SRS streamed in 1000-point batches, a beside h == cpu" streamed-porep.log \
 		streamed_porep
 	step "prove 2^14, CUZK_GPU_MSM_STREAMS=7: refused by name" bad-streams.log bad_streams
+	step "prove 2^14, CUZK_GPU_WORKSPACES=1x: refused by name" bad-workspaces.log bad_workspaces
 	# The SRS uploaded only once the file is decoded (the order before the
 	# overlapped upload, through the same code).
 	step "prove 2^14, SRS uploaded after the decoding == cpu" after-load.log \
