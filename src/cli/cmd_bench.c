@@ -48,8 +48,9 @@ struct bench_args {
 	const char *params_path;   /* prove: load these instead of the dev setup; load: the file */
 	unsigned params_checks;
 	int pin;                   /* prove: page-lock the witness (GPU) */
-	void *pinned[4];           /* prove: what pin_witness registered */
+	void *pinned[5];           /* prove: what pin_witness registered */
 	unsigned n_pinned;
+	uint64_t *pinned_bits;     /* prove: the density bitmaps' registered copy */
 	int registered;            /* prove: every part of the witness is registered */
 	int g2;                    /* msm: G2 instead of G1 */
 	int coset;                 /* ntt: coset forward (device-timed backends only) */
@@ -125,16 +126,38 @@ static int make_params(struct bench_args *a, groth16_params *p, const groth16_ro
 	return 0;
 }
 
-/* Page-locks every part of the witness (GPU): a, b, c, then z (input and aux). */
-static int pin_witness(struct bench_args *a, groth16_synth *s, fr_t *z, size_t nz, cuzk_error *err)
+/* Page-locks every part of the witness (GPU): a, b, c, z (input and aux),
+ * and the density bitmaps, which are copied first into one page-aligned
+ * block that w then points at: small heap bitmaps could share a page with
+ * each other, which cudaHostRegister refuses, and one block is what a
+ * client's memfd gives the daemon.  Left pageable, the bitmaps (32 MiB at
+ * 2^27) would cross PCIe by the driver's staging, several times slower,
+ * ahead of every partition's transforms. */
+static int pin_witness(struct bench_args *a, groth16_synth *s, groth16_witness_view *w, fr_t *z, size_t nz,
+		       cuzk_error *err)
 {
 	if (!a->be->register_host)
 		return err_fail(err, CUZK_E_UNSUPPORTED, "--pin: backend %s reads the witness in place", a->be->name);
 	double t0 = monotonic_ms();
+	const size_t aux_words = (w->num_aux + 63) / 64, in_words = (w->num_inputs + 63) / 64;
+	const size_t bit_words = 2 * aux_words + in_words, page = 4096;
+	const size_t bit_bytes = (bit_words * sizeof(uint64_t) + page - 1) / page * page;
+	if (!(a->pinned_bits = aligned_alloc(page, bit_bytes ? bit_bytes : page)))
+		return err_fail(err, CUZK_E_NOMEM, "--pin: no memory for a copy of the density bitmaps (%zu bytes)",
+				bit_bytes);
+	uint64_t *bits = a->pinned_bits;
+	memcpy(bits, w->a_aux_density, aux_words * sizeof(uint64_t));
+	memcpy(bits + aux_words, w->b_aux_density, aux_words * sizeof(uint64_t));
+	memcpy(bits + 2 * aux_words, w->b_input_density, in_words * sizeof(uint64_t));
+	w->a_aux_density = bits;
+	w->b_aux_density = bits + aux_words;
+	w->b_input_density = bits + 2 * aux_words;
 	const size_t n = s->num_constraints * sizeof(fr_t);
-	void *const part[4] = { s->a, s->b, s->c, z };
-	const size_t len[4] = { n, n, n, nz * sizeof(fr_t) };
-	for (unsigned i = 0; i < 4; i++) {
+	void *const part[5] = { s->a, s->b, s->c, z, bits };
+	const size_t len[5] = { n, n, n, nz * sizeof(fr_t), bit_bytes };
+	for (unsigned i = 0; i < 5; i++) {
+		if (!len[i])
+			continue;
 		int r = a->be->register_host(part[i], len[i], err);
 		if (r < 0)
 			return r;
@@ -154,6 +177,8 @@ static void unpin_witness(struct bench_args *a)
 		a->be->unregister_host(a->pinned[i]);
 	a->n_pinned = 0;
 	a->registered = 0;
+	free(a->pinned_bits);
+	a->pinned_bits = NULL;
 }
 
 /* Phase sums over the partitions of one run. */
@@ -324,7 +349,7 @@ static int bench_prove(struct bench_args *a, cuzk_error *err)
 			   gencircuit_shape_name(a->shape), a->log_size, ni);
 		goto out;
 	}
-	if (a->pin && (r = pin_witness(a, &s, z, ni + na, err)) < 0)
+	if (a->pin && (r = pin_witness(a, &s, &w, z, ni + na, err)) < 0)
 		goto out;
 	if (a->be->load_params) {
 		double t4 = monotonic_ms();
