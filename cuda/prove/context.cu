@@ -165,12 +165,14 @@ unsigned msm_streams_from_env()
 	gpu_fail(CUZK_E_INVAL, "CUZK_GPU_MSM_STREAMS is \"%.64s\": it must be 1..%u or auto", env, MSM_STREAMS_MAX);
 }
 
-void upload(workspace &ws, void *dst, const void *src, size_t bytes, bool pinned)
+void upload(workspace &ws, void *dst, const void *src, size_t bytes, bool pinned, cudaStream_t s)
 {
 	if (!bytes)
 		return;
+	if (!s)
+		s = ws.copy;
 	if (pinned) {
-		CUDA_OK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, ws.copy));
+		CUDA_OK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, s));
 		return;
 	}
 	// The ring: chunk k goes through staging[k % 2]; before refilling a chunk
@@ -180,15 +182,15 @@ void upload(workspace &ws, void *dst, const void *src, size_t bytes, bool pinned
 	for (auto &chunk : ws.staging)
 		if (!chunk)
 			chunk = std::make_unique<pinned_mem>(STAGING_CHUNK);
-	const char *s = static_cast<const char *>(src);
-	char *d = static_cast<char *>(dst);
+	const char *from = static_cast<const char *>(src);
+	char *to = static_cast<char *>(dst);
 	for (size_t done = 0, k = 0; done < bytes; k++) {
 		const size_t n = std::min(STAGING_CHUNK, bytes - done);
 		const int slot = (int)(k & 1);
 		ws.staged[slot].sync();
-		memcpy(ws.staging[slot]->get(), s + done, n);
-		CUDA_OK(cudaMemcpyAsync(d + done, ws.staging[slot]->get(), n, cudaMemcpyHostToDevice, ws.copy));
-		ws.staged[slot].record(ws.copy);
+		memcpy(ws.staging[slot]->get(), from + done, n);
+		CUDA_OK(cudaMemcpyAsync(to + done, ws.staging[slot]->get(), n, cudaMemcpyHostToDevice, s));
+		ws.staged[slot].record(s);
 		done += n;
 	}
 }
@@ -259,15 +261,11 @@ std::unique_ptr<workspace> cuzk_gpu_dev::take_workspace(size_t bytes, std::initi
 		// Another proof holds an arena: claim one whose A is free (its a
 		// then crosses PCIe while that proof ends, not after it), or wait
 		// until one comes back or lends its A.
-		if (claim)
-			for (auto it = lending.begin(); it != lending.end(); ++it)
-				if ((*it)->mem.size() >= bytes) {
-					workspace *ws = *it;
-					lending.erase(it);
-					ws->claimed = true;
-					*claim = workspace_claim{ws, ws->lend_off, ws->lend_bytes};
-					return nullptr;
-				}
+		if (claim) {
+			*claim = claims.take(bytes, [](const workspace &w) { return w.mem.size(); });
+			if (claim->ws)
+				return nullptr;
+		}
 		const unsigned long gen = returned;
 		returned_cv.wait(g, [&] { return returned != gen; });
 	}
@@ -277,28 +275,20 @@ std::unique_ptr<workspace> cuzk_gpu_dev::receive_claimed(workspace *claimed_ws)
 {
 	std::unique_lock<std::mutex> g(mu);
 	for (;;) {
-		for (auto it = handed.begin(); it != handed.end(); ++it)
-			if (it->get() == claimed_ws) {
-				std::unique_ptr<workspace> ws = std::move(*it);
-				handed.erase(it);
-				ws->claimed = false;
-				return ws;
-			}
+		if (std::unique_ptr<workspace> ws = claims.receive(claimed_ws))
+			return ws;
 		const unsigned long gen = returned;
 		returned_cv.wait(g, [&] { return returned != gen; });
 	}
 }
 
-void cuzk_gpu_dev::lend_a(workspace &ws, size_t off, size_t bytes)
+void cuzk_gpu_dev::lend_a(workspace &ws, size_t bytes)
 {
 	ws.lend_ready.record(ws.compute);
 	{
 		std::lock_guard<std::mutex> g(mu);
-		if (ws.claimed || std::find(lending.begin(), lending.end(), &ws) != lending.end())
+		if (!claims.lend(&ws, bytes))
 			return;
-		ws.lend_off = off;
-		ws.lend_bytes = bytes;
-		lending.push_back(&ws);
 		returned++;
 	}
 	returned_cv.notify_all();
@@ -308,10 +298,7 @@ void cuzk_gpu_dev::give_workspace(std::unique_ptr<workspace> ws)
 {
 	{
 		std::lock_guard<std::mutex> g(mu);
-		lending.erase(std::remove(lending.begin(), lending.end(), ws.get()), lending.end());
-		if (ws->claimed) {   // still busy: its claimant's now
-			handed.push_back(std::move(ws));
-		} else {
+		if (!claims.hand_over(ws)) {   // else still busy: its claimant's now
 			busy_bytes -= ws->mem.size();
 			idle.push_back(std::move(ws));
 			busy--;

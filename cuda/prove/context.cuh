@@ -14,6 +14,7 @@
 #include "cuzk_gpu.h"
 #include "ntt/ntt.cuh"
 #include "util/gpu_t.cuh"
+#include "prove/workspace_claims.cuh"
 #include "util/vram.cuh"
 
 namespace cuzk {
@@ -148,15 +149,12 @@ struct workspace {
 	// for them (most proofs never do) and kept with the arena.
 	std::unique_ptr<stream_t> msm[MSM_STREAMS_MAX];
 	// A proof past h's MSM reads A no more (prove.cu): it lends A's bytes
-	// [lend_off, lend_off + lend_bytes) to a proof that would otherwise wait
-	// for a workspace, which claims this one (take_workspace) and copies its
-	// a there on `early` while the lender finishes, then takes the whole
-	// workspace when the lender gives it back.  lend_off, lend_bytes and
-	// claimed are the device's, under its mu.
+	// to a proof that would otherwise wait for a workspace, which claims
+	// this one (take_workspace) and copies its a there on `early` while the
+	// lender finishes, then takes the whole workspace when the lender gives
+	// it back (the device's claims, under its mu).
 	stream_t early;
 	event_t lend_ready;   // on compute, when A was lent
-	size_t lend_off = 0, lend_bytes = 0;
-	bool claimed = false;
 	workspace(vram_budget &b, size_t bytes, unsigned ws_id)
 	    : mem(b, bytes, "a proof's working memory"), id(ws_id)
 	{
@@ -184,11 +182,9 @@ struct workspace {
 };
 
 // A busy workspace that take_workspace claimed for its caller (ws null:
-// none), and the bytes of A its lender left free.
-struct workspace_claim {
-	workspace *ws = nullptr;
-	size_t off = 0, bytes = 0;
-};
+// none), and the bytes of A its lender left free.  A is at the start of
+// every layout (plan_proof: off_a is 0).
+using workspace_claim = workspace_claims<workspace>::claim;
 
 } // namespace cuzk
 
@@ -210,8 +206,7 @@ struct cuzk_gpu_dev {
 	unsigned long returned = 0;                              // give_workspace and lend_a calls so far
 	unsigned workspaces_made = 0;                            // ids of new workspaces
 	unsigned max_workspaces = 0;                             // tests ($CUZK_GPU_WORKSPACES): a cap, 0 none
-	std::vector<cuzk::workspace *> lending;                  // busy, A lent, not claimed
-	std::vector<std::unique_ptr<cuzk::workspace>> handed;    // given back, not yet taken by their claimants
+	cuzk::workspace_claims<cuzk::workspace> claims;          // A lent, claimed, handed over
 	std::condition_variable returned_cv;
 	// Registered witnesses cross PCIe one proof after another, in the
 	// order they are queued: each proof's copy stream waits on the device
@@ -236,9 +231,9 @@ struct cuzk_gpu_dev {
 							cuzk::workspace_claim *claim = nullptr);
 	// A claimed workspace, once its lender has given it back.
 	std::unique_ptr<cuzk::workspace> receive_claimed(cuzk::workspace *ws);
-	// ws's proof no longer reads [off, off + bytes) (its A): another proof
+	// ws's proof no longer reads its first `bytes` (its A): another proof
 	// may claim the workspace and write them.  Once a proof.
-	void lend_a(cuzk::workspace &ws, size_t off, size_t bytes);
+	void lend_a(cuzk::workspace &ws, size_t bytes);
 	// Back to the idle pool, or to its claimant.
 	void give_workspace(std::unique_ptr<cuzk::workspace> ws);
 	// Bytes a new workspace could have now without waiting: the budget not
@@ -257,10 +252,11 @@ namespace cuzk {
 // the budget; CUZK_E_VRAM naming `what` when it does not fit.
 budgeted_mem take_budget(cuzk_gpu_dev *dev, size_t bytes, const char *what);
 
-// Host -> device copy on ws.copy: straight DMA when the source is pinned,
-// else through the staging ring (the host memcpy into a pinned chunk is the
-// price of unregistered memory).
-void upload(workspace &ws, void *dst, const void *src, size_t bytes, bool pinned);
+// Host -> device copy on s (ws.copy when null): straight DMA when the
+// source is pinned, else through ws's staging ring (the host memcpy into a
+// pinned chunk is the price of unregistered memory), which only the proof
+// that holds ws may use.
+void upload(workspace &ws, void *dst, const void *src, size_t bytes, bool pinned, cudaStream_t s = nullptr);
 
 } // namespace cuzk
 

@@ -383,7 +383,12 @@ extern "C" int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, c
 		// One event per input: h's first two transforms of a need a alone,
 		// so they run while b and c are still crossing PCIe.
 		event_t in_ready[3];
-		const bool early = claim.ws && L.off_a == claim.off && L.m * fr <= claim.bytes;
+		// One of a, b, c: its nc values, then zeros to the domain's end.
+		auto upload_padded = [&](cudaStream_t s, fr_t *dst, const void *src) {
+			upload(*wsp, dst, src, nc * fr, pinned, s);
+			CUDA_OK(cudaMemsetAsync(dst + nc, 0, (L.m - nc) * fr, s));
+		};
+		const bool early = claim.ws && L.off_a == 0 && L.m * fr <= claim.bytes;
 		size_t sp_early = 0;
 		if (claim.ws) {
 			try {
@@ -392,8 +397,7 @@ extern "C" int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, c
 					dev->upload_tail.wait_on(wsp->early);
 					wsp->lend_ready.wait_on(wsp->early);
 					sp_early = spans.begin("upload a (early)", CUZK_GPU_LANE_COPY, wsp->early);
-					CUDA_OK(cudaMemcpyAsync(A, w->a, nc * fr, cudaMemcpyHostToDevice, wsp->early));
-					CUDA_OK(cudaMemsetAsync(A + nc, 0, (L.m - nc) * fr, wsp->early));
+					upload_padded(wsp->early, A, w->a);
 					spans.end(sp_early, wsp->early);
 					in_ready[0].record(wsp->early);
 					dev->upload_tail.record(wsp->early);
@@ -429,8 +433,7 @@ extern "C" int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, c
 		const void *src[3] = {w->a, w->b, w->c};
 		fr_t *dst[3] = {A, Bv, C};
 		for (int i = early ? 1 : 0; i < 3; i++) {
-			upload(ws, dst[i], src[i], nc * fr, pinned);
-			CUDA_OK(cudaMemsetAsync(dst[i] + nc, 0, (L.m - nc) * fr, ws.copy));
+			upload_padded(ws.copy, dst[i], src[i]);
 			in_ready[i].record(ws.copy);
 		}
 		abc_ready.record(ws.copy);
@@ -467,7 +470,7 @@ extern "C" int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, c
 		ntt_compute_h(dev->ntt.view(), A, Bv, C, L.log_m, !w->montgomery, ws.compute, ready);
 		ntt_done.record(ws.compute);
 		spans.between("upload bitmaps", CUZK_GPU_LANE_COPY, up_start, bits_ready);
-		spans.between("upload a,b,c", CUZK_GPU_LANE_COPY, bits_ready, abc_ready);
+		spans.between(early ? "upload b,c" : "upload a,b,c", CUZK_GPU_LANE_COPY, bits_ready, abc_ready);
 		const bool aux_pieces = L.aux_in_a && pinned;   // run_streamed's copy_pieces (below)
 		if (!aux_pieces)
 			spans.between("upload aux,input", CUZK_GPU_LANE_COPY, rest_start, all_ready);
@@ -629,7 +632,7 @@ extern "C" int cuzk_gpu_prove_sums(cuzk_gpu_dev *dev, const cuzk_gpu_srs *srs, c
 			const span_range span_h = run_msm(q_h, lane_hl, spans);
 			// h's scalars were A's last use: a proof waiting for this
 			// workspace may copy its a there now.
-			dev->lend_a(ws, L.off_a, L.m * fr);
+			dev->lend_a(ws, L.m * fr);
 			tm.msm_h_ms = spans.range_ms(span_h.first, span_h.last);
 			copy_times();
 			all_ready.wait_on(ws.compute);

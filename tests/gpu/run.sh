@@ -245,8 +245,9 @@ early_a() {
 	CUZK_GPU_WORKSPACES=1 CUZK_GPU_MSM_STREAMS=1 "$CUZK" bench prove --backend gpu --shape porep \
 		--log-constraints 16 --seed 6 --pin --partitions 6 --parallel 2 --trace "$d/trace.json" || return 2
 	n=$(grep -o '"upload a (early)"' "$d/trace.json" | wc -l)
-	echo "early copies of a: $n"
-	[ "$n" -ge 1 ]
+	bc=$(grep -o '"upload b,c"' "$d/trace.json" | wc -l)
+	echo "early copies of a: $n, copies of b and c alone: $bc"
+	[ "$n" -ge 1 ] && [ "$bc" -eq "$n" ]
 }
 # A budget that cannot hold one proof fails up front with a VRAM error (no
 # CUDA out-of-memory half-way through).
