@@ -32,6 +32,7 @@
 #include "prover/fr_sample.h"
 #include "prover/ntt.h"
 #include "prover/prover.h"
+#include "prover/shared_view.h"
 #include "prover/verifier.h"
 
 struct bench_args {
@@ -139,19 +140,14 @@ static int pin_witness(struct bench_args *a, groth16_synth *s, groth16_witness_v
 	if (!a->be->register_host)
 		return err_fail(err, CUZK_E_UNSUPPORTED, "--pin: backend %s reads the witness in place", a->be->name);
 	double t0 = monotonic_ms();
-	const size_t aux_words = (w->num_aux + 63) / 64, in_words = (w->num_inputs + 63) / 64;
-	const size_t bit_words = 2 * aux_words + in_words, page = 4096;
-	const size_t bit_bytes = (bit_words * sizeof(uint64_t) + page - 1) / page * page;
-	if (!(a->pinned_bits = aligned_alloc(page, bit_bytes ? bit_bytes : page)))
+	const size_t page = 4096;
+	const size_t bit_bytes = (groth16_view_density_words(w) * sizeof(uint64_t) + page - 1) / page * page;
+	uint64_t *bits = aligned_alloc(page, bit_bytes ? bit_bytes : page);
+	if (!bits)
 		return err_fail(err, CUZK_E_NOMEM, "--pin: no memory for a copy of the density bitmaps (%zu bytes)",
 				bit_bytes);
-	uint64_t *bits = a->pinned_bits;
-	memcpy(bits, w->a_aux_density, aux_words * sizeof(uint64_t));
-	memcpy(bits + aux_words, w->b_aux_density, aux_words * sizeof(uint64_t));
-	memcpy(bits + 2 * aux_words, w->b_input_density, in_words * sizeof(uint64_t));
-	w->a_aux_density = bits;
-	w->b_aux_density = bits + aux_words;
-	w->b_input_density = bits + 2 * aux_words;
+	a->pinned_bits = bits;
+	groth16_view_move_densities(w, bits);
 	const size_t n = s->num_constraints * sizeof(fr_t);
 	void *const part[5] = { s->a, s->b, s->c, z, bits };
 	const size_t len[5] = { n, n, n, nz * sizeof(fr_t), bit_bytes };

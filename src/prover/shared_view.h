@@ -5,10 +5,18 @@
 #ifndef CUZK_PROVER_SHARED_VIEW_H
 #define CUZK_PROVER_SHARED_VIEW_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "common/error.h"
 #include "prover/types.h"
+
+/* Words the three density bitmaps of v take, one after another. */
+size_t groth16_view_density_words(const groth16_witness_view *v);
+
+/* Copies the three density bitmaps of v to dst (groth16_view_density_words
+ * words: a_aux, b_aux, b_input) and points v at them there. */
+void groth16_view_move_densities(groth16_witness_view *v, uint64_t *dst);
 
 /* Copies the three density bitmaps of v into one allocation and points v at
  * it (density_shared becomes 0).  *ret_copy: free() it after the proof.
