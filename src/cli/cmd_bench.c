@@ -142,7 +142,7 @@ static int pin_witness(struct bench_args *a, groth16_synth *s, groth16_witness_v
 	double t0 = monotonic_ms();
 	const size_t page = 4096;
 	const size_t bit_bytes = (groth16_view_density_words(w) * sizeof(uint64_t) + page - 1) / page * page;
-	uint64_t *bits = aligned_alloc(page, bit_bytes ? bit_bytes : page);
+	uint64_t *bits = aligned_alloc(page, bit_bytes);   /* never 0 bytes: input[0] is always there */
 	if (!bits)
 		return err_fail(err, CUZK_E_NOMEM, "--pin: no memory for a copy of the density bitmaps (%zu bytes)",
 				bit_bytes);
@@ -152,8 +152,6 @@ static int pin_witness(struct bench_args *a, groth16_synth *s, groth16_witness_v
 	void *const part[5] = { s->a, s->b, s->c, z, bits };
 	const size_t len[5] = { n, n, n, nz * sizeof(fr_t), bit_bytes };
 	for (unsigned i = 0; i < 5; i++) {
-		if (!len[i])
-			continue;
 		int r = a->be->register_host(part[i], len[i], err);
 		if (r < 0)
 			return r;
