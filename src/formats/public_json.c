@@ -8,43 +8,17 @@
 #include <string.h>
 
 #include "formats/byte_io.h"
+#include "formats/json_cursor.h"
 
 /* r has 77 decimal digits; anything longer is out of range anyway. */
 #define MAX_DIGITS 78
-
-struct json_cursor {
-	const char *buf;
-	size_t len, pos;
-	const char *name;
-};
-
-static void skip_space(struct json_cursor *c)
-{
-	while (c->pos < c->len && (c->buf[c->pos] == ' ' || c->buf[c->pos] == '\t' ||
-				   c->buf[c->pos] == '\n' || c->buf[c->pos] == '\r'))
-		c->pos++;
-}
-
-static int expect_char(struct json_cursor *c, char ch, const char *where, cuzk_error *err)
-{
-	skip_space(c);
-	if (c->pos < c->len && c->buf[c->pos] == ch) {
-		c->pos++;
-		return 0;
-	}
-	if (c->pos >= c->len)
-		return err_fail(err, CUZK_E_FORMAT, "%s: %s: expected '%c' but the file ends at offset %zu",
-				c->name, where, ch, c->pos);
-	return err_fail(err, CUZK_E_FORMAT, "%s: %s: expected '%c' at offset %zu", c->name, where, ch,
-			c->pos);
-}
 
 /* One "digits" string into *v. */
 static int parse_value(struct json_cursor *c, size_t index, fr_t *v, cuzk_error *err)
 {
 	char where[64];
 	snprintf(where, sizeof(where), "element %zu", index);
-	int rc = expect_char(c, '"', where, err);
+	int rc = json_expect(c, '"', where, err);
 	if (rc < 0)
 		return rc;
 	size_t start = c->pos;
@@ -74,7 +48,7 @@ int public_json_parse_mem(fr_t **ret, size_t *ret_n, const char *buf, size_t len
 			  cuzk_error *err)
 {
 	struct json_cursor c = { buf, len, 0, name };
-	int rc = expect_char(&c, '[', "the array", err);
+	int rc = json_expect(&c, '[', "the array", err);
 	if (rc < 0)
 		return rc;
 	/* Every element takes at least 3 bytes ("0",), which bounds the count. */
@@ -82,7 +56,7 @@ int public_json_parse_mem(fr_t **ret, size_t *ret_n, const char *buf, size_t len
 	fr_t *values = malloc(cap * sizeof(*values));
 	if (!values)
 		return err_fail(err, CUZK_E_NOMEM, "%s: out of memory", name);
-	skip_space(&c);
+	json_skip_space(&c);
 	if (c.pos < c.len && c.buf[c.pos] == ']') {
 		c.pos++;
 	} else {
@@ -90,17 +64,17 @@ int public_json_parse_mem(fr_t **ret, size_t *ret_n, const char *buf, size_t len
 			if ((rc = parse_value(&c, n, &values[n], err)) < 0)
 				goto fail;
 			n++;
-			skip_space(&c);
+			json_skip_space(&c);
 			if (c.pos < c.len && c.buf[c.pos] == ',') {
 				c.pos++;
 				continue;
 			}
-			if ((rc = expect_char(&c, ']', "the array", err)) < 0)
+			if ((rc = json_expect(&c, ']', "the array", err)) < 0)
 				goto fail;
 			break;
 		}
 	}
-	skip_space(&c);
+	json_skip_space(&c);
 	if (c.pos != c.len) {
 		rc = err_fail(err, CUZK_E_FORMAT, "%s: unexpected bytes after the array at offset %zu", name,
 			      c.pos);

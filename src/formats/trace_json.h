@@ -5,7 +5,8 @@
  * event ("ph": "X") on a track named after its lane ("GPU 0 copy",
  * "GPU 0 compute", "cpu worker 1", ...), with the partition (and job) in
  * its args; other spans (loading, setup) can be added by name.  Times are
- * microseconds from the trace's start on CLOCK_MONOTONIC.
+ * microseconds from the trace's start on CLOCK_MONOTONIC, and that start,
+ * in ms, is the top-level otherData.origin_ms.
  *
  * Events are kept in memory and written by groth16_trace_write.  Not
  * thread-safe: one writer. */
@@ -37,6 +38,20 @@ int groth16_trace_add_span(groth16_trace *t, const char *name, const char *lane,
  * is not a proof's) and job (may be NULL). */
 int groth16_trace_add_event(groth16_trace *t, const char *name, const char *lane, int device, long partition,
 			    const char *job, double start_ms, double end_ms, cuzk_error *err);
+
+/* Adds every span of a timeline in this format (len bytes at buf; name is
+ * what an error names) to t, on t's clock: a span starts at the timeline's
+ * origin (its otherData.origin_ms, which the writer puts there) plus its ts.
+ * Tracks are matched by name ("GPU 0 compute" is the lane "compute" of
+ * device 0); a span keeps its partition and job.  So the timelines of
+ * several requests to one daemon, each from its own arrival, land on one
+ * clock.  The timeline's origin goes to *origin_ms.  Errors: CUZK_E_FORMAT
+ * (not JSON, or no traceEvents, no origin, a clock other than
+ * CLOCK_MONOTONIC, a span without its times or on a track without a name:
+ * the span's index and the offset named), CUZK_E_NOMEM, after which t may
+ * hold part of the timeline. */
+int groth16_trace_merge_json(groth16_trace *t, const char *buf, size_t len, const char *name, double *origin_ms,
+			     cuzk_error *err);
 
 /* Writes the JSON to path (created or truncated). */
 int groth16_trace_write(const groth16_trace *t, const char *path, cuzk_error *err);
