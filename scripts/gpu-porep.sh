@@ -64,7 +64,8 @@
 #           memory), then
 #           `cuzk submit --repeat 10 --inflight 2 --seed 1` (per request the
 #           client's latency and the daemon's phases; wall time, proofs/s:
-#           OUT/daemon-27.txt), every proof checked by `cuzk verify`, the
+#           OUT/daemon-27.txt; the ten requests' timelines on one clock:
+#           OUT/daemon-27-trace.json), every proof checked by `cuzk verify`, the
 #           daemon's metrics (VRAM peak) and status; then the same from
 #           3 memfds in turn with max_buffers_total = 2, so that every
 #           request maps and pins its witness afresh, as a sector of ten
@@ -447,12 +448,12 @@ step_daemon() {
 	# worker's working memory (two at once: one for each of the two
 	# workers): what a fresh daemon costs once, kept out of the figure of
 	# the requests after them, as bench prove keeps its load out.
-	# submit_to TEXT PROOFS N K [B]: N requests of the witness, K in
-	# flight, from B memfds in turn (default 1), their lines into TEXT and
-	# to the step's log.
+	# submit_to TEXT PROOFS N K [B [TRACE]]: N requests of the witness, K
+	# in flight, from B memfds in turn (default 1), their lines into TEXT
+	# and to the step's log; with TRACE, their timelines on one clock.
 	submit_to() {
 		"$CUZK" submit --socket "$sock" --srs "$(basename "$dparams")" --witness "$wit" --out "$2" \
-			--seed 1 --repeat "$3" --inflight "$4" --buffers "${5:-1}" >"$1" 2>&1
+			--seed 1 --repeat "$3" --inflight "$4" --buffers "${5:-1}" ${6:+--trace "$6"} >"$1" 2>&1
 		rc_submit=$?
 		cat "$1"
 		return $rc_submit
@@ -480,7 +481,7 @@ step_daemon() {
 	fi
 	if [ $warm -eq 0 ]; then
 		step "daemon: $nreq requests from one memfd, $inflight in flight" daemon.log \
-			submit_to "$txt" "$ddir/sector.proof" "$nreq" "$inflight" &&
+			submit_to "$txt" "$ddir/sector.proof" "$nreq" "$inflight" 1 "$OUT/daemon-$k-trace.json" &&
 			row "  cuzk submit --repeat $nreq --inflight $inflight" "" "$(sed -n 's/.* in flight: //p' "$txt")"
 		verify_all() {   # verify_all PROOFS
 			size=$(wc -c <"$1")

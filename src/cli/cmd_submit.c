@@ -17,9 +17,13 @@
  * least recently used one, so every request then pays its registration, as
  * with ten distinct witnesses, while the client holds only B copies.
  *
- * --trace FILE (one request): the daemon writes the request's timeline into
- * a memfd of ours (it writes only into memory files, never a path), which
- * is copied to FILE. */
+ * --trace FILE: the daemon writes each request's timeline into a memfd of
+ * ours (it writes only into memory files, never a path).  One request's is
+ * copied to FILE as it is; with --repeat, every request's is put on the
+ * clock of the first one's arrival (each timeline says where its times
+ * start), so that FILE shows the requests side by side as they ran, each
+ * span with its job, and on the track "cuzk submit" each request from its
+ * arrival to its completion as this client saw it. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -33,6 +37,7 @@
 #include "cli/cli_daemon.h"
 #include "common/clock.h"
 #include "cuzk.h"
+#include "formats/trace_json.h"
 
 /* --repeat's bound: every request's proofs are kept for --out (192 bytes a
  * partition), at most ~120 MiB. */
@@ -71,31 +76,12 @@ static int srs_or_kind(const char **srs, const char *kind, cuzk_error *err)
 	return 0;
 }
 
-/* What the daemon wrote into the trace memfd, to path. */
-static int save_trace(int fd, const char *path, cuzk_error *err)
-{
-	struct stat st;
-	void *map;
-	int r;
-
-	if (fstat(fd, &st) < 0)
-		return err_fail_errno(err, errno, "--trace: fstat of the trace memfd");
-	if (st.st_size == 0)
-		return err_fail(err, CUZK_E_IO, "--trace %s: the daemon wrote no timeline", path);
-	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
-	if (map == MAP_FAILED)
-		return err_fail_errno(err, errno, "--trace: mmap of the trace memfd");
-	r = cli_write_file(path, map, (size_t)st.st_size, err);
-	if (munmap(map, (size_t)st.st_size) < 0 && r == 0)
-		r = err_fail_errno(err, errno, "--trace: munmap of the trace memfd");
-	return r;
-}
-
 /* One submission of the buffer. */
 struct submitted {
 	uint64_t id, job;
 	double t_sent_ms, latency_ms;
 	int done;
+	int trace_fd;               /* --trace: its timeline's memfd until taken, else -1 */
 };
 
 struct run_state {
@@ -104,9 +90,14 @@ struct run_state {
 	uint64_t nbuf;              /* --buffers: request i goes from w[i % nbuf] */
 	const struct cuzk_request *req;
 	const char *sock, *out;
-	const char *trace;          /* --trace FILE (n == 1), or NULL */
-	struct cuzk_submit_opts sopts;   /* its memfd, or trace_fd -1 */
-	int traced;                 /* the daemon wrote the timeline */
+	const char *trace;          /* --trace FILE, or NULL */
+	struct cuzk_submit_opts sopts;   /* CUZK_SUBMIT_TRACE with --trace */
+	int traced;                 /* n == 1: the daemon wrote the timeline */
+	groth16_trace *merged;      /* n > 1: the timelines that came back */
+	uint64_t n_merged;
+	double origin_ms;           /* the earliest of their arrivals */
+	int64_t untraced;           /* n > 1: the first request without its timeline, -1 */
+	char untraced_why[CUZK_ERRMSG_MAX];   /* and why */
 	uint64_t n, inflight;
 	uint32_t parts;             /* partitions per request (the witness file's) */
 	int fixed_rs;
@@ -128,6 +119,81 @@ static int64_t find_request(const struct run_state *st, uint64_t upto, uint64_t 
 		if (!st->sub[i].done && st->sub[i].id == id)
 			return (int64_t)i;
 	return -1;
+}
+
+/* A memfd's bytes, mapped; *len 0 (nothing mapped) when it is empty. */
+static int map_trace(int fd, void **map, size_t *len, cuzk_error *err)
+{
+	struct stat st;
+
+	*len = 0;
+	if (fstat(fd, &st) < 0)
+		return err_fail_errno(err, errno, "--trace: fstat of the trace memfd");
+	if (st.st_size == 0)
+		return 0;
+	*map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+	if (*map == MAP_FAILED)
+		return err_fail_errno(err, errno, "--trace: mmap of the trace memfd");
+	*len = (size_t)st.st_size;
+	return 0;
+}
+
+/* Request i's timeline onto the merged one, with the request's own span
+ * from its arrival (the daemon's clock) for as long as this client waited. */
+static int merge_trace(struct run_state *st, uint64_t i, const void *map, size_t len, cuzk_error *err)
+{
+	const struct submitted *s = &st->sub[i];
+	char name[48], job[24], span[48];
+	double origin;
+	int r;
+
+	snprintf(name, sizeof(name), "--trace: job %" PRIu64 "'s timeline", s->job);
+	if ((r = groth16_trace_merge_json(st->merged, map, len, name, &origin, err)) < 0)
+		return r;
+	snprintf(job, sizeof(job), "%" PRIu64, s->job);
+	snprintf(span, sizeof(span), "request %" PRIu64, i + 1);
+	if ((r = groth16_trace_add_event(st->merged, span, "cuzk submit", -1, -1, job, origin, origin + s->latency_ms,
+					 err)) < 0)
+		return r;
+	if (st->n_merged++ == 0 || origin < st->origin_ms)
+		st->origin_ms = origin;
+	return 0;
+}
+
+/* Request i's timeline, if the daemon wrote one: one request's to the file
+ * as it is, else onto the merged one.  Its memfd is closed either way. */
+static int take_trace(struct run_state *st, uint64_t i, cuzk_error *err)
+{
+	struct submitted *s = &st->sub[i];
+	/* A failed request has its timeline too, up to where it failed; a
+	 * proved one without it says why in its message. */
+	const int written = !(st->done->status == 0 && st->done->message[0]);
+	const char *why = written ? "the daemon wrote no timeline" : st->done->message;
+	cuzk_error merr;
+	void *map = NULL;
+	size_t len = 0;
+	int r = written ? map_trace(s->trace_fd, &map, &len, err) : 0;
+
+	if (r == 0 && st->n == 1 && written && len == 0)
+		r = err_fail(err, CUZK_E_IO, "--trace %s: the daemon wrote no timeline", st->trace);
+	else if (r == 0 && st->n == 1 && written)
+		r = cli_write_file(st->trace, map, len, err);
+	/* A timeline that cannot be read costs that timeline, not the proofs:
+	 * it is said at the end, after they are written. */
+	else if (r == 0 && len && merge_trace(st, i, map, len, &merr) < 0)
+		why = merr.msg;
+	else if (r == 0 && len)
+		why = NULL;
+	if (r == 0 && st->n > 1 && why && st->untraced < 0) {
+		st->untraced = (int64_t)i;
+		snprintf(st->untraced_why, sizeof(st->untraced_why), "%s", why);
+	}
+	st->traced = st->n == 1 && written && r == 0;
+	if (len && munmap(map, len) < 0 && r == 0)
+		r = err_fail_errno(err, errno, "--trace: munmap of the trace memfd");
+	close(s->trace_fd);
+	s->trace_fd = -1;
+	return r;
 }
 
 static void print_request(const struct run_state *st, uint64_t i)
@@ -160,10 +226,7 @@ static int take_completion(struct run_state *st, uint64_t submitted, cuzk_error 
 	struct submitted *s = &st->sub[i];
 	s->done = 1;
 	s->latency_ms = monotonic_ms() - s->t_sent_ms;
-	/* A failed request has its timeline too, up to where it failed; a
-	 * proved one without it says why in its message. */
-	st->traced = st->trace && !(st->done->status == 0 && st->done->message[0]);
-	if (st->traced && (r = save_trace(st->sopts.trace_fd, st->trace, err)) < 0)
+	if (st->trace && (r = take_trace(st, (uint64_t)i, err)) < 0)
 		return r;
 	if (st->done->status != 0 && st->n == 1)
 		return err_fail(err, st->done->status, "job %" PRIu64 ": %s", s->job, st->done->message);
@@ -232,6 +295,9 @@ static int submit_all(struct run_state *st, cuzk_error *err)
 	while (completed < st->n) {
 		while (submitted < st->n && submitted - completed < st->inflight) {
 			struct submitted *s = &st->sub[submitted];
+			if (st->trace && (s->trace_fd = memfd_create("cuzk-trace", MFD_CLOEXEC)) < 0)
+				return err_fail_errno(err, errno, "--trace: memfd_create for request %" PRIu64, submitted + 1);
+			st->sopts.trace_fd = s->trace_fd;
 			s->t_sent_ms = monotonic_ms();
 			cuzk_buffer *w = st->w[submitted % st->nbuf];
 			if ((r = cuzk_submit_ex(st->c, w, st->req, &st->sopts, &s->id, &s->job, err)) < 0) {
@@ -267,6 +333,35 @@ static int submit_all(struct run_state *st, cuzk_error *err)
 	return 0;
 }
 
+/* --trace with --repeat: the timelines that came back, in one file, also
+ * after a failure (r < 0, whose error stays the one reported); then a
+ * request without its timeline is an error of its own. */
+static int write_merged(struct run_state *st, int r, cuzk_error *err)
+{
+	cuzk_error werr;
+	int w;
+
+	if (st->n_merged == 0 && r == 0)
+		return err_fail(err, CUZK_E_IO, "--trace %s: no request has a timeline (request %" PRId64 ", job %" PRIu64
+				": %s)", st->trace, st->untraced + 1, st->sub[st->untraced].job, st->untraced_why);
+	if (st->n_merged == 0)
+		return r;
+	groth16_trace_set_origin(st->merged, st->origin_ms);
+	if ((w = groth16_trace_write(st->merged, st->trace, r < 0 ? &werr : err)) < 0)
+		return r < 0 ? r : w;
+	if (r < 0) {
+		fprintf(stderr, "cuzk submit: %s: the timeline of the %" PRIu64 " request%s that came back\n", st->trace,
+			st->n_merged, plural(st->n_merged));
+		return r;
+	}
+	printf("%s: the timeline of %" PRIu64 " request%s, from the first one's arrival\n", st->trace, st->n_merged,
+	       plural(st->n_merged));
+	if (st->untraced >= 0)
+		return err_fail(err, CUZK_E_IO, "--trace %s: request %" PRId64 " (job %" PRIu64 ") has no timeline: %s",
+				st->trace, st->untraced + 1, st->sub[st->untraced].job, st->untraced_why);
+	return 0;
+}
+
 /* Partitions per request: the buffer's, which the library knows. */
 static uint32_t buffer_partitions(cuzk_buffer *w)
 {
@@ -285,11 +380,10 @@ static int run_submit(struct run_state *st, const char *witness, int inflight_gi
 	struct cuzk_limits lim;
 	int r;
 
-	if (st->trace) {
-		if ((st->sopts.trace_fd = memfd_create("cuzk-trace", MFD_CLOEXEC)) < 0)
-			return err_fail_errno(err, errno, "--trace: memfd_create");
+	if (st->trace)
 		st->sopts.flags = CUZK_SUBMIT_TRACE;
-	}
+	if (st->trace && st->n > 1 && (r = groth16_trace_new(&st->merged, "cuzkd, requests of cuzk submit", err)) < 0)
+		return r;
 	if ((r = cuzk_connect(&st->c, cli_daemon_socket(st->sock), &copts, err)) < 0)
 		return r;
 	/* Before the file is read: a PoRep partition's witness (17 GB) takes
@@ -310,6 +404,8 @@ static int run_submit(struct run_state *st, const char *witness, int inflight_gi
 		}
 	st->parts = buffer_partitions(st->w[0]);
 	st->sub = calloc(st->n, sizeof(*st->sub));
+	for (uint64_t i = 0; st->sub && i < st->n; i++)
+		st->sub[i].trace_fd = -1;
 	st->proofs = malloc((size_t)st->n * st->parts * CUZK_PROOF_BYTES);
 	st->done = malloc(sizeof(*st->done));   /* 12 KiB of proofs */
 	if (!st->sub || !st->proofs || !st->done)
@@ -334,7 +430,8 @@ static int run(int argc, char **argv, cuzk_error *err)
 		{ "repeat", "N", &repeat_s, "submit the same buffer N times (default 1), printing each request's times" },
 		{ "inflight", "K", &inflight_s, "with --repeat: at most K requests outstanding (default 2)" },
 		{ "buffers", "B", &buffers_s, "with --repeat: B copies of the witness in B memfds, used in turn (default 1)" },
-		{ "trace", "FILE", &trace, "the request's timeline in the daemon, as Chrome trace-event JSON (Perfetto)" },
+		{ "trace", "FILE", &trace, "the requests' timeline in the daemon, as Chrome trace-event JSON (Perfetto); "
+					   "with --repeat, all of them on one clock" },
 	};
 	int r = cli_parse(&cli_cmd_submit, opts, sizeof(opts) / sizeof(opts[0]), argc, argv, err);
 	if (r != 0)
@@ -343,7 +440,7 @@ static int run(int argc, char **argv, cuzk_error *err)
 		return r;
 	struct cuzk_request req = { .srs = srs };
 	struct run_state st = { .req = &req, .sock = sock, .out = out, .trace = trace, .sopts = { .trace_fd = -1 },
-				.n = 1, .inflight = 2, .nbuf = 1, .first_done = -1 };
+				.n = 1, .inflight = 2, .nbuf = 1, .first_done = -1, .untraced = -1 };
 	if ((r = cli_require("witness", witness, err)) < 0 || (r = cli_require("out", out, err)) < 0 ||
 	    (r = parse_priority(prio_s, &req.priority, err)) < 0 ||
 	    (r = cli_parse_u64("seed", seed_s, 0, UINT64_MAX, &req.seed, err)) < 0 ||
@@ -358,19 +455,21 @@ static int run(int argc, char **argv, cuzk_error *err)
 	if (st.nbuf > st.n)
 		return cli_usage(err, "--buffers %" PRIu64 " with --repeat %" PRIu64 ": a buffer no request uses", st.nbuf,
 				 st.n);
-	if (trace && st.n > 1)
-		return cli_usage(err, "--trace with --repeat %" PRIu64 ": the timeline file is for one request", st.n);
 	if (seed_s) {
 		req.flags |= CUZK_REQ_FIXED_RS;
 		st.fixed_rs = 1;
 	}
 	r = run_submit(&st, witness, inflight_s != NULL, err);
+	if (st.merged)
+		r = write_merged(&st, r, err);
 	/* Disconnecting cancels whatever is still in flight after a failure. */
 	for (uint64_t i = 0; i < st.nbuf; i++)
 		cuzk_buffer_free(st.w[i]);
 	cuzk_disconnect(st.c);
-	if (st.sopts.trace_fd >= 0)
-		close(st.sopts.trace_fd);
+	for (uint64_t i = 0; st.sub && i < st.n; i++)
+		if (st.sub[i].trace_fd >= 0)
+			close(st.sub[i].trace_fd);
+	groth16_trace_free(st.merged);
 	free(st.sub);
 	free(st.proofs);
 	free(st.done);
@@ -382,6 +481,6 @@ const struct cli_command cli_cmd_submit = {
 	.summary = "prove a witness file through cuzkd (--repeat: the same buffer N times, or B buffers in turn)",
 	.usage = "[--socket PATH] (--srs NAME | --kind KIND) --witness W.witness --out P.proof [--priority P] "
 		 "[--seed N]\n"
-		 "                   [--repeat N [--inflight K] [--buffers B] | --trace FILE]",
+		 "                   [--repeat N [--inflight K] [--buffers B]] [--trace FILE]",
 	.run = run,
 };

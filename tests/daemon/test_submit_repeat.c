@@ -8,9 +8,11 @@
  * accepted and the third waits until one completes; then every proof comes
  * back, verifies, and with --seed all are the same bytes; the daemon mapped
  * the buffer once (registration cache: 1 miss, 2 hits).  --buffers 2: two
- * memfds in turn, each mapped once.  Then the usage errors: N = 0, K = 0,
- * K above the daemon's limit (found before the witness file is read),
- * --inflight without --repeat, --trace with --repeat, bad --buffers. */
+ * memfds in turn, each mapped once.  --trace: the requests' timelines on
+ * one clock (tests/daemon/check_trace.mjs checks them), and after a
+ * request fails, the timelines of those that came back.  Then the usage
+ * errors: N = 0, K = 0, K above the daemon's limit (found before the
+ * witness file is read), --inflight without --repeat, bad --buffers. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,11 +113,64 @@ static void gated_repeat(struct td_env *env, const struct tcircuit *c, const cha
 	tc_close(&tc);
 }
 
+/* --trace with a request that fails: the first is proved, the third
+ * cancelled while the second waits at the gate.  The file holds the two
+ * that came back, the cancelled one up to where it stopped. */
+static void traced_failure(struct td_env *env, const struct tcircuit *c, const char *wit, const char *proof)
+{
+	char cmd[4096], line[512], trace[400], *json;
+	unsigned long long job = 0;
+	struct tclient tc;
+	uint8_t bytes[CUZK_PROOF_BYTES];
+
+	snprintf(trace, sizeof(trace), "%s/failed.json", env->dir);
+	snprintf(cmd, sizeof(cmd), "%s submit --socket %s --srs %s --witness %s --out %s.f --repeat 3 --inflight 2 "
+		 "--trace %s 2>&1", CUZK_BIN, env->socket, c->name, wit, proof, trace);
+	FILE *p = popen(cmd, "r");
+	REQUIRE(p);
+	REQUIRE(tc_connect(&tc, env, 0) == 0);
+	CHECK(tc_wait_status(&tc, "\"inflight\":2,", NULL) == 0);
+	td_gate_pass(env, 1);
+	while (fgets(line, sizeof(line), p) && sscanf(line, "request 1 of 3 (job %llu)", &job) != 1)
+		fputs(line, stderr);
+	REQUIRE(job > 0);
+	/* The third is sent once the first is back (gated_repeat proved 3). */
+	CHECK(tc_wait_status(&tc, "\"proofs_ok\":4,", "\"inflight\":2,") == 0);
+	snprintf(line, sizeof(line), "%s cancel --socket %s --request %llu", CUZK_BIN, env->socket, job + 2);
+	CHECK(run(line) == 0);
+	CHECK(finish(p, cmd) != 0);
+	CHECK(strstr(out, "request 3 of 3 (job ") && strstr(out, "the timeline of the 2 requests that came back"));
+	json = NULL;
+	FILE *f = fopen(trace, "r");
+	if (f) {
+		json = calloc(1, 1 << 20);
+		REQUIRE(json);
+		CHECK(fread(json, 1, (1 << 20) - 1, f) > 0);
+		fclose(f);
+	}
+	CHECK_MSG(json, "%s was not written", trace);
+	if (json) {
+		char j1[48], j3[48], j2[48];
+		snprintf(j1, sizeof(j1), "\"job\": \"%llu\"", job);
+		snprintf(j2, sizeof(j2), "\"job\": \"%llu\"", job + 1);
+		snprintf(j3, sizeof(j3), "\"job\": \"%llu\"", job + 2);
+		CHECK(strstr(json, j1) && strstr(json, j3) && !strstr(json, j2));
+		CHECK(strstr(json, "\"name\": \"request 1\"") && strstr(json, "\"name\": \"request 3\"") &&
+		      strstr(json, "\"cuzk submit\""));
+	}
+	free(json);
+	snprintf(cmd, sizeof(cmd), "%s.f", proof);
+	CHECK_MSG(read_file(cmd, bytes, sizeof(bytes)) == 0, "a failed run wrote proofs");
+	/* The second, still at the gate, is cancelled by the disconnect. */
+	td_gate_pass(env, 1);
+	tc_close(&tc);
+}
+
 int main(void)
 {
 	struct td_env env;
 	struct tcircuit c;
-	char cmd[1600], wit[400], proof[400], extra[512];
+	char cmd[4096], wit[400], proof[400], extra[512];
 	uint8_t bytes[4 * CUZK_PROOF_BYTES];
 
 	td_env_init(&env, "repeat");
@@ -128,6 +183,7 @@ int main(void)
 	td_daemon_start(&env, extra);
 
 	gated_repeat(&env, &c, wit, proof);
+	traced_failure(&env, &c, wit, proof);
 
 	/* The gate open from here on (the pipe holds 64 KiB). */
 	td_gate_pass(&env, 60000);
@@ -160,13 +216,32 @@ int main(void)
 		CHECK_MSG(tcircuit_verify(&c, bytes + i * CUZK_PROOF_BYTES) == 0, "proof %d from two buffers", i);
 	CHECK(memcmp(bytes, bytes + 3 * CUZK_PROOF_BYTES, CUZK_PROOF_BYTES) == 0);
 
+	/* --trace: three requests' timelines in one file, on one clock. */
+	snprintf(extra, sizeof(extra), "%s/repeat.json", env.dir);
+	snprintf(cmd, sizeof(cmd), "%s submit --socket %s --srs %s --witness %s --out %s.5 --repeat 3 --inflight 2 "
+		 "--trace %s", CUZK_BIN, env.socket, c.name, wit, proof, extra);
+	CHECK(run(cmd) == 0 && strstr(out, "the timeline of 3 requests, from the first one's arrival"));
+	{
+		unsigned long long job[3] = { 0 };
+		for (int i = 0; i < 3; i++) {
+			char needle[32];
+			snprintf(needle, sizeof(needle), "request %d of 3 (job ", i + 1);
+			const char *q = strstr(out, needle);
+			CHECK(q && sscanf(q + strlen(needle), "%llu", &job[i]) == 1);
+		}
+		if (system("node --version >/dev/null 2>&1") == 0) {
+			snprintf(cmd, sizeof(cmd), "node %s/tests/daemon/check_trace.mjs %s 1 %llu,%llu,%llu "
+				 "'queue wait,srs wait,ntt (h),msm a,assemble' 260", TOP_SRCDIR, extra, job[0], job[1], job[2]);
+			CHECK(run(cmd) == 0);
+		}
+	}
+
 	/* Usage errors (exit 2), each naming the option. */
 	static const struct { const char *args, *says; } refused[] = {
 		{ "--repeat 0", "--repeat 0 is out of range" },
 		{ "--repeat 3 --inflight 0", "--inflight 0 is out of range" },
 		{ "--repeat x", "--repeat 'x' is not a decimal number" },
 		{ "--inflight 2", "--inflight needs --repeat" },
-		{ "--repeat 2 --trace t.json", "--trace with --repeat 2: the timeline file is for one request" },
 		{ "--buffers 2", "--buffers needs --repeat" },
 		{ "--repeat 2 --buffers 3", "--buffers 3 with --repeat 2: a buffer no request uses" },
 		{ "--repeat 3 --buffers 0", "--buffers 0 is out of range" },
