@@ -219,6 +219,10 @@ int main(void)
 	expect_refused(HEAD NAMED ", {\"ph\": \"X\", \"tid\": 1, \"ts\": 1, \"dur\": -1}]}", CUZK_E_FORMAT,
 		       "without a dur of 0 or more");
 	expect_refused(HEAD NAMED ", {\"ph\": \"X\", \"ts\": 1, \"dur\": 1}]}", CUZK_E_FORMAT, "without its tid");
+	expect_refused(HEAD NAMED ", {\"ph\": \"X\", \"tid\": 1, \"ts\": 1e300, \"dur\": 1}]}", CUZK_E_FORMAT,
+		       "a span (\"X\") at 1e+300 µs for 1 µs: out of range");
+	expect_refused("{\"otherData\": {\"origin_ms\": -5}, \"traceEvents\": []}", CUZK_E_FORMAT,
+		       "otherData.origin_ms -5 is no time on CLOCK_MONOTONIC");
 	expect_refused(HEAD "{\"ph\": \"X\", \"tid\": 2, \"ts\": 1, \"dur\": 1, \"name\": \"n\"}]}", CUZK_E_FORMAT,
 		       "traceEvents[0] (\"n\") is on track 2, which has no thread_name");
 	expect_refused(HEAD NAMED ", {\"ph\": \"X\", \"tid\": 1, \"ts\": 1, \"dur\": 1, \"args\": {\"partition\": 1.5}}]}",

@@ -161,6 +161,11 @@ static void put_us(FILE *f, long long ns)
 static long long ns_from(const groth16_trace *t, double ms)
 {
 	double ns = (ms - t->t0_ms) * 1e6;
+	/* ±2^62 ns is ±146 years: past it (or NaN), the bound, not an overflow. */
+	if (!(ns > -4.6e18))
+		return -4600000000000000000LL;
+	if (ns > 4.6e18)
+		return 4600000000000000000LL;
 	return (long long)(ns >= 0 ? ns + 0.5 : ns - 0.5);
 }
 

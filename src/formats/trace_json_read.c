@@ -147,6 +147,10 @@ static int keep_event(struct reader *rd, const struct read_event *e, size_t inde
 	}
 	if (strcmp(e->ph, "X") != 0)
 		return 0;
+	/* 10^15 µs is 31 years: no span of a proof. */
+	if (e->has_ts && e->has_dur && !(e->ts > -1e15 && e->ts < 1e15 && e->dur < 1e15))
+		return err_fail(err, CUZK_E_FORMAT, "%s: traceEvents[%zu] at offset %zu: a span (\"X\") at %g µs for %g "
+				 "µs: out of range", name, index, at, e->ts, e->dur);
 	if (!e->has_tid || !e->has_ts || !e->has_dur || e->dur < 0)
 		return err_fail(err, CUZK_E_FORMAT, "%s: traceEvents[%zu] at offset %zu: a span (\"X\") without %s", name,
 				index, at, !e->has_tid ? "its tid" : !e->has_ts ? "its ts" : "a dur of 0 or more");
@@ -240,6 +244,9 @@ static int read_top(struct reader *rd, cuzk_error *err)
 		r = json_end(&rd->c, err);
 	if (r == 0 && !rd->has_events)
 		r = err_fail(err, CUZK_E_FORMAT, "%s: no traceEvents: not a trace-event timeline", rd->c.name);
+	if (r == 0 && rd->has_origin && !(rd->origin_ms >= 0 && rd->origin_ms < 1e13))
+		r = err_fail(err, CUZK_E_FORMAT, "%s: otherData.origin_ms %g is no time on CLOCK_MONOTONIC", rd->c.name,
+			     rd->origin_ms);
 	if (r == 0 && !rd->has_origin)
 		r = err_fail(err, CUZK_E_FORMAT, "%s: no otherData.origin_ms: the timeline does not say where its times "
 				 "start (it was not written by cuzk, or by one older than 2026-12)", rd->c.name);

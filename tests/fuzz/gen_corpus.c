@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Writes a small seed corpus for the fuzz targets into DIR/{witness,params,
- * r1cs,wtns}/: valid files made by the project's own writers, so that the
+ * r1cs,wtns,trace}/: valid files made by the project's own writers, so that the
  * fuzzers start deep inside the formats. */
 #include <errno.h>
 #include <stdio.h>
@@ -13,6 +13,7 @@
 #include "formats/params_io.h"
 #include "formats/public_json.h"
 #include "formats/r1cs.h"
+#include "formats/trace_json.h"
 
 static int fail(const cuzk_error *err)
 {
@@ -27,7 +28,7 @@ static void path(char *buf, size_t len, const char *dir, const char *sub, const 
 
 static int make_dirs(const char *dir)
 {
-	const char *subs[] = { "", "witness", "params", "r1cs", "wtns" };
+	const char *subs[] = { "", "witness", "params", "r1cs", "wtns", "trace" };
 	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++) {
 		char p[4096];
 		snprintf(p, sizeof(p), "%s/%s", dir, subs[i]);
@@ -97,5 +98,24 @@ int main(int argc, char **argv)
 	if (groth16_proofs_write(&proof, 1, p, &err) < 0)
 		return fail(&err);
 	groth16_params_free(&prm);
+	/* A request's timeline as cuzkd writes it: a job, two partitions, spans
+	 * that nest, one that overlaps (a second row), a quote in a name. */
+	groth16_trace *t;
+	if (groth16_trace_new(&t, "cuzkd job 7", &err) < 0)
+		return fail(&err);
+	groth16_trace_set_origin(t, 100.0);
+	static const struct { const char *name, *lane; int device; long part; double a, b; } span[] = {
+		{ "check request", "cuzkd", -1, -1, 100.0, 100.1 }, { "queue wait", "cuzkd", -1, 0, 100.1, 101.0 },
+		{ "queue wait", "cuzkd", -1, 1, 100.1, 103.0 },     { "msm \"h\"", "compute", 0, 0, 101.0, 102.5 },
+		{ "upload a", "copy", 0, 1, 101.5, 102.0 },         { "srs wait", "cuzkd worker 1", -1, 1, 102.0, 103.5 },
+	};
+	for (size_t i = 0; i < sizeof(span) / sizeof(span[0]); i++)
+		if (groth16_trace_add_event(t, span[i].name, span[i].lane, span[i].device, span[i].part, "7", span[i].a,
+					    span[i].b, &err) < 0)
+			return fail(&err);
+	path(p, sizeof(p), dir, "trace", "job7.json");
+	if (groth16_trace_write(t, p, &err) < 0)
+		return fail(&err);
+	groth16_trace_free(t);
 	return 0;
 }

@@ -8,7 +8,7 @@ set -eu
 secs=${1:?usage: run.sh SECONDS [BUILDDIR]}
 build=${2:-.}
 fuzz="$build/tests/fuzz"
-for t in gen_corpus fuzz_witness fuzz_params fuzz_r1cs fuzz_wtns fuzz_protocol; do
+for t in gen_corpus fuzz_witness fuzz_params fuzz_r1cs fuzz_wtns fuzz_protocol fuzz_trace; do
 	if [ ! -x "$fuzz/$t" ]; then
 		echo "run.sh: $fuzz/$t is missing (configure --enable-fuzz CC=clang, then make)" >&2
 		exit 1
@@ -48,7 +48,7 @@ flush() {   # waits for the running batch and reports each of its targets
 status=0
 batch=""
 n=0
-for t in witness params r1cs wtns protocol; do
+for t in witness params r1cs wtns protocol trace; do
 	echo "run.sh: fuzz_$t for ${secs}s"
 	one "fuzz_$t" "$work/seeds/$t" &
 	batch="$batch fuzz_$t"
