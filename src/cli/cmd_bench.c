@@ -66,6 +66,20 @@ static void trace_host(struct bench_args *a, const char *name, double t0, double
 		groth16_trace_add_span(a->trace, name, "cuzk bench", -1, t0, t1, NULL);
 }
 
+/* --trace: how long the GPU's compute streams sat idle between their
+ * spans, a line per GPU, and GPU 0's figures in the report (all runs). */
+static int report_busy(struct bench_args *a, cuzk_error *err)
+{
+	struct groth16_trace_busy b;
+	int r = groth16_trace_print_busy(a->trace, stdout, err);
+
+	if (r > 0 && (r = groth16_trace_compute_busy(a->trace, 0, &b, err)) == 1) {
+		bench_phase(&a->rep, "gpu 0 compute, first span to last", b.last_ms - b.first_ms, 1);
+		bench_phase(&a->rep, "gpu 0 compute idle in it", b.idle_ms, 1);
+	}
+	return r < 0 ? r : 0;
+}
+
 struct load_stats {
 	struct cli_load_stats l;
 	size_t points;
@@ -388,7 +402,7 @@ static int bench_prove(struct bench_args *a, cuzk_error *err)
 	if (a->runs > 1)
 		bench_count(&a->rep, "runs (best of)", a->runs);
 	report_proofs(a, &best, best_wall, best_cpu);
-	if ((r = report_memory(a, err)) < 0)
+	if ((r = report_memory(a, err)) < 0 || (a->trace && (r = report_busy(a, err)) < 0))
 		goto out;
 	double t6 = monotonic_ms();
 	for (uint64_t part = 0; part < a->partitions; part++) {

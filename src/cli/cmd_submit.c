@@ -356,6 +356,8 @@ static int write_merged(struct run_state *st, int r, cuzk_error *err)
 	}
 	printf("%s: the timeline of %" PRIu64 " request%s, from the first one's arrival\n", st->trace, st->n_merged,
 	       plural(st->n_merged));
+	if ((w = groth16_trace_print_busy(st->merged, stdout, err)) < 0)
+		return w;
 	if (st->untraced >= 0)
 		return err_fail(err, CUZK_E_IO, "--trace %s: request %" PRId64 " (job %" PRIu64 ") has no timeline: %s",
 				st->trace, st->untraced + 1, st->sub[st->untraced].job, st->untraced_why);

@@ -166,6 +166,50 @@ static void overlapping_spans(void)
 	groth16_trace_free(t);
 }
 
+/* A GPU's compute streams (every "compute..." lane of every workspace,
+ * not the copies nor the CPU's lanes): from the first span to the last,
+ * the time none ran, and the longest such gap. */
+static void compute_busy(void)
+{
+	groth16_trace *t;
+	cuzk_error err;
+	struct groth16_trace_busy b;
+	static const struct { const char *name, *lane; int device; long part; const char *job; double a, z; } span[] = {
+		{ "ntt", "compute", 0, 0, NULL, 0, 10 },
+		{ "msm", "compute 2", 0, 0, NULL, 5, 12 },
+		{ "msm h", "compute (2nd workspace)", 0, 1, "9", 12.5, 20 },
+		{ "tiny", "compute", 0, 1, "9", 20.04, 21 },
+		{ "upload", "copy", 0, 1, NULL, 10, 30 },
+		{ "cpu msm", "compute", -1, 0, NULL, 40, 50 },
+		{ "also not", "computer", 0, 0, NULL, 25, 26 },
+		{ "ntt", "compute", 1, 2, NULL, 100, 101 },
+	};
+
+	REQUIRE(groth16_trace_new(&t, "busy", &err) == 0);
+	CHECK(groth16_trace_max_device(t) == -1 && groth16_trace_compute_busy(t, 0, &b, &err) == 0);
+	for (size_t i = 0; i < sizeof(span) / sizeof(span[0]); i++)
+		REQUIRE(groth16_trace_add_event(t, span[i].name, span[i].lane, span[i].device, span[i].part, span[i].job,
+						span[i].a, span[i].z, &err) == 0);
+	CHECK(groth16_trace_max_device(t) == 1);
+	CHECK(groth16_trace_compute_busy(t, 0, &b, &err) == 1);
+	CHECK(b.first_ms == 0 && b.last_ms == 21 && b.idle_ms > 0.5399 && b.idle_ms < 0.5401 && b.gaps == 1);
+	CHECK(b.longest_gap_ms == 0.5 && strcmp(b.before, "msm h") == 0 && strcmp(b.job, "9") == 0 && b.partition == 1);
+	CHECK(groth16_trace_compute_busy(t, 2, &b, &err) == 0);
+
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	REQUIRE(f);
+	CHECK(groth16_trace_print_busy(t, f, &err) == 2);
+	REQUIRE(fclose(f) == 0);
+	CHECK_MSG(strcmp(out, "GPU 0 compute: idle 0.5 of 21.0 ms from its first span to its last (97.43% busy); 1 gap "
+			      "of 0.1 ms or more, the longest 0.50 ms before \"msm h\" (job 9, partition 1)\n"
+			      "GPU 1 compute: idle 0.0 of 1.0 ms from its first span to its last (100.00% busy); 0 gaps "
+			      "of 0.1 ms or more\n") == 0, "%s", out);
+	free(out);
+	groth16_trace_free(t);
+}
+
 #define HEAD "{\"otherData\": {\"clock\": \"CLOCK_MONOTONIC\", \"origin_ms\": 5}, \"traceEvents\": ["
 #define NAMED "{\"ph\": \"M\", \"pid\": 1, \"tid\": 1, \"name\": \"thread_name\", \"args\": {\"name\": \"L\"}}"
 
@@ -206,6 +250,7 @@ int main(void)
 	CHECK_MSG(strcmp(merged, twice) == 0, "read back:\n%s\nwritten:\n%s", merged, twice);
 
 	overlapping_spans();
+	compute_busy();
 
 	/* Bad timelines: each refused, with what is wrong and where. */
 	expect_refused("", CUZK_E_FORMAT, "expected '{'");

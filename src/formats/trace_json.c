@@ -8,30 +8,7 @@
 #include <string.h>
 
 #include "common/clock.h"
-
-#define TRACE_NAME_MAX 64
-
-struct trace_event {
-	char name[TRACE_NAME_MAX];
-	char job[TRACE_NAME_MAX];
-	unsigned track;
-	long partition;               /* -1: not a proof's */
-	double start_ms, end_ms;
-};
-
-struct trace_track {
-	char lane[TRACE_NAME_MAX];
-	int device;
-};
-
-struct groth16_trace {
-	char process[TRACE_NAME_MAX];
-	double t0_ms;
-	struct trace_event *ev;
-	size_t n_ev, cap_ev;
-	struct trace_track *tracks;
-	size_t n_tracks, cap_tracks;
-};
+#include "formats/trace_impl.h"
 
 int groth16_trace_new(groth16_trace **ret, const char *process_name, cuzk_error *err)
 {

@@ -53,6 +53,30 @@ int groth16_trace_add_event(groth16_trace *t, const char *name, const char *lane
 int groth16_trace_merge_json(groth16_trace *t, const char *buf, size_t len, const char *name, double *origin_ms,
 			     cuzk_error *err);
 
+/* How busy a GPU's compute streams were: from the first span on its
+ * tracks whose lane is "compute..." (its kernels' streams, every workspace's)
+ * to the last one's end, the time no such span covered.  A span runs from
+ * one CUDA event to another on its stream, so a stream's wait inside a
+ * span counts as busy: this measures what the host left idle between the
+ * spans, not the SMs' use. */
+#define GROTH16_TRACE_GAP_MS 0.1
+struct groth16_trace_busy {
+	double first_ms, last_ms;     /* CLOCK_MONOTONIC */
+	double idle_ms;               /* of last_ms - first_ms, with no compute span */
+	size_t gaps;                  /* gaps of GROTH16_TRACE_GAP_MS or more */
+	double longest_gap_ms;
+	char before[64], job[64];     /* the span that ended the longest gap, its job ("" if none) */
+	long partition;               /* and its partition, -1 if none */
+};
+/* 1 and *ret filled, or 0 when the device has no compute spans. */
+int groth16_trace_compute_busy(const groth16_trace *t, int device, struct groth16_trace_busy *ret, cuzk_error *err);
+/* The highest device index of any track, -1 when all are the CPU's. */
+int groth16_trace_max_device(const groth16_trace *t);
+/* For each GPU with compute spans, a line to f: "GPU 0 compute: idle 84.3
+ * of 12914.4 ms from its first span to its last (99.35% busy); 12 gaps of
+ * 0.1 ms or more, the longest ...".  The count of lines, or an error. */
+int groth16_trace_print_busy(const groth16_trace *t, FILE *f, cuzk_error *err);
+
 /* Writes the JSON to path (created or truncated). */
 int groth16_trace_write(const groth16_trace *t, const char *path, cuzk_error *err);
 /* Writes the JSON to f, which stays open; name (a path, "trace fd") is
