@@ -36,7 +36,7 @@ func TraceFile() (*os.File, error) {
 }
 
 // SubmitTraced is Submit asking the daemon to write the request's timeline
-// (Chrome trace-event JSON: docs/OPERATIONS.md, "Timelines of one request")
+// (Chrome trace-event JSON: docs/OPERATIONS.md, "Timelines of requests")
 // into trace before it posts the completion, whatever the request's
 // outcome.  trace is a TraceFile, or another memory file open for writing;
 // the caller keeps it.  The connection must have been made with

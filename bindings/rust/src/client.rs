@@ -140,8 +140,8 @@ pub struct Traced {
     /// The completion: the proofs or the daemon's error.
     pub completion: Completion,
     /// The request's timeline: Chrome trace-event JSON (Perfetto and
-    /// chrome://tracing open it; docs/OPERATIONS.md, "Timelines of one
-    /// request").  A failed request has one too, up to where it failed.
+    /// chrome://tracing open it; docs/OPERATIONS.md, "Timelines of
+    /// requests").  A failed request has one too, up to where it failed.
     /// None when the daemon did not write it (whole): when the proofs were
     /// made, `completion.message` then says why ("trace not written: ...").
     pub timeline: Option<Vec<u8>>,

@@ -104,7 +104,7 @@
 //!
 //! The daemon writes a request's timeline (Chrome trace-event JSON: every
 //! partition's queue wait, parameter wait, uploads, NTT, MSMs, assembly and
-//! verification; docs/OPERATIONS.md, "Timelines of one request") into a
+//! verification; docs/OPERATIONS.md, "Timelines of requests") into a
 //! memory file the client passes, when the connection asked for traces:
 //!
 //! ```no_run
