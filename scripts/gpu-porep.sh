@@ -76,7 +76,9 @@
 #           at 2^K on any machine (parameters then made by the step in
 #           $WORK); DAEMON_REPEAT (10), DAEMON_INFLIGHT (2) and
 #           DAEMON_BUFFERS (3; at most DAEMON_INFLIGHT leaves that run
-#           out).
+#           out); DAEMON_VRAM_BUDGET (cuzkd's vram_budget, default 0: all
+#           the GPU has; 16G or 24G: a sector through cuzkd on the cards
+#           most providers own).
 # Every step appends to OUT/table.txt; the exit status is non-zero if any
 # step failed.  ARCHIVE=FILE also packs everything under OUT into one
 # gzipped tar (a device command brings back only a few files: put FILE
@@ -422,6 +424,7 @@ step_daemon() {
 		[engine]
 		workers_per_device = 2
 		verify = yes
+		vram_budget = ${DAEMON_VRAM_BUDGET:-0}
 		[srs]
 		cache_budget = 64G
 		preload = $(basename "$dparams")
