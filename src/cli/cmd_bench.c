@@ -70,10 +70,10 @@ static void trace_host(struct bench_args *a, const char *name, double t0, double
  * spans, a line per GPU, and GPU 0's figures in the report (all runs). */
 static int report_busy(struct bench_args *a, cuzk_error *err)
 {
-	struct groth16_trace_busy b;
-	int r = groth16_trace_print_busy(a->trace, stdout, err);
+	struct groth16_trace_busy b = { .first_ms = -1 };
+	int r = groth16_trace_print_busy(a->trace, stdout, &b, err);
 
-	if (r > 0 && (r = groth16_trace_compute_busy(a->trace, 0, &b, err)) == 1) {
+	if (r > 0 && b.first_ms >= 0) {
 		bench_phase(&a->rep, "gpu 0 compute, first span to last", b.last_ms - b.first_ms, 1);
 		bench_phase(&a->rep, "gpu 0 compute idle in it", b.idle_ms, 1);
 	}

@@ -174,16 +174,13 @@ static int take_trace(struct run_state *st, uint64_t i, cuzk_error *err)
 	size_t len = 0;
 	int r = written ? map_trace(s->trace_fd, &map, &len, err) : 0;
 
-	if (r == 0 && st->n == 1 && written && len == 0)
-		r = err_fail(err, CUZK_E_IO, "--trace %s: the daemon wrote no timeline", st->trace);
-	else if (r == 0 && st->n == 1 && written)
-		r = cli_write_file(st->trace, map, len, err);
+	if (r == 0 && st->n == 1 && written)
+		r = len ? cli_write_file(st->trace, map, len, err)
+			: err_fail(err, CUZK_E_IO, "--trace %s: the daemon wrote no timeline", st->trace);
 	/* A timeline that cannot be read costs that timeline, not the proofs:
 	 * it is said at the end, after they are written. */
-	else if (r == 0 && len && merge_trace(st, i, map, len, &merr) < 0)
-		why = merr.msg;
 	else if (r == 0 && len)
-		why = NULL;
+		why = merge_trace(st, i, map, len, &merr) < 0 ? merr.msg : NULL;
 	if (r == 0 && st->n > 1 && why && st->untraced < 0) {
 		st->untraced = (int64_t)i;
 		snprintf(st->untraced_why, sizeof(st->untraced_why), "%s", why);
@@ -356,7 +353,7 @@ static int write_merged(struct run_state *st, int r, cuzk_error *err)
 	}
 	printf("%s: the timeline of %" PRIu64 " request%s, from the first one's arrival\n", st->trace, st->n_merged,
 	       plural(st->n_merged));
-	if ((w = groth16_trace_print_busy(st->merged, stdout, err)) < 0)
+	if ((w = groth16_trace_print_busy(st->merged, stdout, NULL, err)) < 0)
 		return w;
 	if (st->untraced >= 0)
 		return err_fail(err, CUZK_E_IO, "--trace %s: request %" PRId64 " (job %" PRIu64 ") has no timeline: %s",

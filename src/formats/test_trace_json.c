@@ -200,7 +200,9 @@ static void compute_busy(void)
 	size_t len = 0;
 	FILE *f = open_memstream(&out, &len);
 	REQUIRE(f);
-	CHECK(groth16_trace_print_busy(t, f, &err) == 2);
+	struct groth16_trace_busy gpu0 = { .first_ms = -1 };
+	CHECK(groth16_trace_print_busy(t, f, &gpu0, &err) == 2);
+	CHECK(gpu0.first_ms == 0 && gpu0.last_ms == 21 && gpu0.longest_gap_ms == 0.5);
 	REQUIRE(fclose(f) == 0);
 	CHECK_MSG(strcmp(out, "GPU 0 compute: idle 0.5 of 21.0 ms from its first span to its last (97.43% busy); 1 gap "
 			      "of 0.1 ms or more, the longest 0.50 ms before \"msm h\" (job 9, partition 1)\n"

@@ -76,7 +76,7 @@ int groth16_trace_compute_busy(const groth16_trace *t, int device, struct groth1
 	return 1;
 }
 
-int groth16_trace_print_busy(const groth16_trace *t, FILE *f, cuzk_error *err)
+int groth16_trace_print_busy(const groth16_trace *t, FILE *f, struct groth16_trace_busy *gpu0, cuzk_error *err)
 {
 	const int max = groth16_trace_max_device(t);
 	struct groth16_trace_busy b;
@@ -87,6 +87,8 @@ int groth16_trace_print_busy(const groth16_trace *t, FILE *f, cuzk_error *err)
 			return r;
 		if (r == 0)
 			continue;
+		if (d == 0 && gpu0)
+			*gpu0 = b;
 		const double all = b.last_ms - b.first_ms;
 		fprintf(f, "GPU %d compute: idle %.1f of %.1f ms from its first span to its last (%.2f%% busy); %zu gap%s of "
 			   "%.1f ms or more", d, b.idle_ms, all, all > 0 ? 100.0 * (all - b.idle_ms) / all : 100.0, b.gaps,

@@ -74,8 +74,10 @@ int groth16_trace_compute_busy(const groth16_trace *t, int device, struct groth1
 int groth16_trace_max_device(const groth16_trace *t);
 /* For each GPU with compute spans, a line to f: "GPU 0 compute: idle 84.3
  * of 12914.4 ms from its first span to its last (99.35% busy); 12 gaps of
- * 0.1 ms or more, the longest ...".  The count of lines, or an error. */
-int groth16_trace_print_busy(const groth16_trace *t, FILE *f, cuzk_error *err);
+ * 0.1 ms or more, the longest ...".  GPU 0's figures also go to *gpu0 when
+ * it is not NULL and GPU 0 has compute spans.  The count of lines, or an
+ * error. */
+int groth16_trace_print_busy(const groth16_trace *t, FILE *f, struct groth16_trace_busy *gpu0, cuzk_error *err);
 
 /* Writes the JSON to path (created or truncated). */
 int groth16_trace_write(const groth16_trace *t, const char *path, cuzk_error *err);
